@@ -1,0 +1,3 @@
+//! mcpcensus: measures how the web adopts the Model Context Protocol.
+
+pub mod net;

@@ -1,0 +1,1 @@
+//! The network core: resolver, address guard, politeness limits, HTTP client.

@@ -1,0 +1,332 @@
+//! The record: one per input site per run. JSON field names are a public contract
+//! (`mcpcensus export`, ClickHouse columns); the rkyv form is what the embedded store keeps.
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a field is added, removed or changes meaning.
+pub const SCHEMA_VERSION: u16 = 1;
+
+macro_rules! record_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+        #[rkyv(derive(Debug, PartialEq, Eq))]
+        pub enum $name {
+            $(#[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order (reports iterate over these).
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stable text form used in JSON, ClickHouse and reports.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Parses the stable text form.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+            fn from_str(text: &str) -> Result<Self, String> {
+                Self::parse(text).ok_or_else(|| format!("unknown {} {text:?}", stringify!($name)))
+            }
+        }
+    };
+}
+
+record_enum!(
+    /// The verdict for one site (seed 000's outcomes plus the crawler's own).
+    Outcome {
+        Pass => "pass",
+        Partial => "partial",
+        Fail => "fail",
+        NotMeasured => "not_measured",
+        OutOfScope => "out_of_scope",
+        Unreachable => "unreachable",
+        Excluded => "excluded",
+        InvalidInput => "invalid_input",
+        // `crawl --dry-run`: the site would be scanned.
+        Planned => "planned",
+        // The run stopped (--max-duration, Ctrl-C) before this site started; `--resume` takes it.
+        NotStarted => "not_started",
+    }
+);
+
+record_enum!(
+    /// Where the endpoint that was opened came from (seed 000's order).
+    DiscoveredVia {
+        ServerCard => "server_card",
+        LegacyCard => "legacy_card",
+        AiCatalog => "ai_catalog",
+        LinkHeader => "link_header",
+        LinkHtml => "link_html",
+        McpPath => "mcp_path",
+    }
+);
+
+record_enum!(
+    /// The transport the deep probe (seed 003) saw.
+    Transport {
+        StreamableHttp => "streamable_http",
+        Sse => "sse",
+        Stdio => "stdio",
+        Unknown => "unknown",
+    }
+);
+
+record_enum!(
+    /// The authentication kind (seed 003).
+    AuthKind {
+        None => "none",
+        StaticKey => "static_key",
+        OauthDcr => "oauth_dcr",
+        OauthCimd => "oauth_cimd",
+        Xaa => "xaa",
+        Unknown => "unknown",
+    }
+);
+
+record_enum!(
+    /// The discovery documents a scan fetches and records.
+    DocumentKind {
+        Home => "home",
+        ServerCard => "server_card",
+        LegacyCard => "legacy_card",
+        AiCatalog => "ai_catalog",
+        CatalogCard => "catalog_card",
+        McpPath => "mcp_path",
+        EndpointServerCard => "endpoint_server_card",
+        ProtectedResource => "protected_resource",
+        AuthServer => "auth_server",
+    }
+);
+
+/// One HTTP header kept in the record (only a selected few are kept).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+}
+
+/// One request the scan made, kept compactly.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct RequestLog {
+    pub method: String,
+    pub url: String,
+    /// What the request was for, e.g. `initialize` or `server_card`.
+    pub purpose: String,
+    pub status: Option<u16>,
+    pub bytes: u64,
+    pub ms: u32,
+    /// Why there is no status (timeout, reset, guard refusal, ...).
+    pub error: Option<String>,
+    pub headers: Vec<Header>,
+}
+
+/// What one discovery document returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct DocumentLog {
+    pub kind: DocumentKind,
+    pub url: String,
+    pub status: Option<u16>,
+    pub content_type: Option<String>,
+    pub bytes: u64,
+    /// Parsed as the document it should be.
+    pub parsed: bool,
+    /// A 200 answer with an HTML page where a JSON document was expected.
+    pub soft_404: bool,
+    /// Why it was not parsed, or what was notable.
+    pub note: Option<String>,
+}
+
+/// One tool as `tools/list` described it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct ToolInfo {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// The `annotations` object as JSON.
+    #[serde(with = "crate::json_text")]
+    pub annotations: Option<String>,
+    /// Hash of the canonical input schema.
+    pub input_schema_hash: Option<String>,
+    /// Hash of name, description and input schema.
+    pub fingerprint: Option<String>,
+    /// A–F, when graded.
+    pub grade: Option<String>,
+}
+
+/// How the server authenticates (seed 003).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct AuthInfo {
+    pub kind: AuthKind,
+    /// The `WWW-Authenticate` challenge, when one was sent.
+    pub challenge: Option<String>,
+    pub resource_metadata_url: Option<String>,
+    pub authorization_servers: Vec<String>,
+    /// Every metadata document read.
+    pub metadata_urls: Vec<String>,
+}
+
+/// One audit finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct Finding {
+    pub rule_id: String,
+    /// `high`, `medium`, `low`, `info` or `reported` (reported, not scored).
+    pub severity: String,
+    pub evidence: String,
+    /// The document or endpoint the evidence comes from.
+    pub url: Option<String>,
+    /// The tool the finding is about, for tool rules.
+    pub tool: Option<String>,
+}
+
+/// Tool description grades for one server.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct Grades {
+    pub graded: u32,
+    pub not_graded: u32,
+    pub median: Option<String>,
+    /// Tools per letter, A to F.
+    pub counts: Vec<u32>,
+}
+
+/// Where the time went, in milliseconds.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct Timings {
+    pub total_ms: u32,
+    pub resolve_ms: Option<u32>,
+    pub discovery_ms: Option<u32>,
+    pub session_ms: Option<u32>,
+    pub probe_ms: Option<u32>,
+}
+
+/// One site's result. Field names are the JSON contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct Record {
+    pub schema_version: u16,
+    pub run_id: String,
+    #[serde(with = "crate::rfc3339_ms")]
+    pub scanned_at: u64,
+    /// The input line as read (trimmed).
+    pub input: String,
+    /// 1-based line number in its input file.
+    pub input_line: u64,
+    pub origin: Option<String>,
+    pub host: Option<String>,
+    pub registrable_domain: Option<String>,
+    pub addresses: Vec<String>,
+    pub outcome: Outcome,
+    pub outcome_reason: String,
+    pub defect: bool,
+    pub endpoint: Option<String>,
+    pub discovered_via: Option<DiscoveredVia>,
+    /// Seed 002's discovery order: which document first named an MCP server.
+    pub discovery_source: Option<String>,
+    pub protocol_version: Option<String>,
+    pub session_id_issued: bool,
+    pub server_name: Option<String>,
+    pub server_version: Option<String>,
+    #[serde(with = "crate::json_text")]
+    pub capabilities: Option<String>,
+    pub tool_count: Option<u32>,
+    /// Every tool name read, up to the tool cap.
+    pub tool_names: Vec<String>,
+    /// The first 25 tool names, as seed 000 keeps them.
+    pub tool_names_seed: Vec<String>,
+    pub tools: Vec<ToolInfo>,
+    pub tool_list_fingerprint: Option<String>,
+    pub probe: Option<String>,
+    pub transport: Option<Transport>,
+    pub auth: Option<AuthInfo>,
+    pub spec_version: Option<String>,
+    pub deprecated_features: Vec<String>,
+    pub migration_status: Option<String>,
+    pub checklist: Vec<String>,
+    pub findings: Vec<Finding>,
+    pub grades: Option<Grades>,
+    pub documents: Vec<DocumentLog>,
+    pub requests: Vec<RequestLog>,
+    pub timings: Timings,
+}
+
+impl Record {
+    /// A record with only its identity and verdict set; scans fill in the rest.
+    pub fn new(
+        run_id: &str,
+        scanned_at: u64,
+        input: &str,
+        input_line: u64,
+        outcome: Outcome,
+        reason: impl Into<String>,
+    ) -> Record {
+        Record {
+            schema_version: SCHEMA_VERSION,
+            run_id: run_id.to_owned(),
+            scanned_at,
+            input: input.to_owned(),
+            input_line,
+            origin: None,
+            host: None,
+            registrable_domain: None,
+            addresses: Vec::new(),
+            outcome,
+            outcome_reason: reason.into(),
+            defect: false,
+            endpoint: None,
+            discovered_via: None,
+            discovery_source: None,
+            protocol_version: None,
+            session_id_issued: false,
+            server_name: None,
+            server_version: None,
+            capabilities: None,
+            tool_count: None,
+            tool_names: Vec::new(),
+            tool_names_seed: Vec::new(),
+            tools: Vec::new(),
+            tool_list_fingerprint: None,
+            probe: None,
+            transport: None,
+            auth: None,
+            spec_version: None,
+            deprecated_features: Vec::new(),
+            migration_status: None,
+            checklist: Vec::new(),
+            findings: Vec::new(),
+            grades: None,
+            documents: Vec::new(),
+            requests: Vec::new(),
+            timings: Timings::default(),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
