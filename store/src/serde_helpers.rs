@@ -45,3 +45,24 @@ pub mod rfc3339_ms {
         parse(&text).map_err(D::Error::custom)
     }
 }
+
+/// `Option<u64>` milliseconds since the epoch, written as an RFC 3339 timestamp or null.
+pub mod rfc3339_ms_opt {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(ms: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match ms {
+            Some(ms) => s.serialize_str(&super::rfc3339_ms::format(*ms)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            Some(text) => super::rfc3339_ms::parse(&text)
+                .map(Some)
+                .map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
+}

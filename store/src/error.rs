@@ -1,0 +1,84 @@
+//! The store's one error type. Each variant names what failed (path, run, segment, offset);
+//! the underlying cause is kept as `source`, not repeated in the message.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{op} {path}")]
+    Io {
+        /// What was being done, e.g. "creating directory".
+        op: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+
+    #[error("invalid run id {run_id:?}: {reason}")]
+    InvalidRunId {
+        run_id: String,
+        reason: &'static str,
+    },
+
+    #[error("run {run_id} already exists in {path}")]
+    RunExists { run_id: String, path: PathBuf },
+
+    #[error("run {run_id} not found (no {path})")]
+    RunNotFound { run_id: String, path: PathBuf },
+
+    #[error("run manifest {path} is not valid")]
+    Manifest {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+
+    #[error("segment {path} has schema version {found}; this build reads version {expected}")]
+    SchemaVersion {
+        path: PathBuf,
+        found: u16,
+        expected: u16,
+    },
+
+    /// A frame whose checksum matched but whose payload is not a record of this schema.
+    #[error("segment {path}, frame at offset {offset}: record does not decode")]
+    Decode {
+        path: PathBuf,
+        offset: u64,
+        source: rkyv::rancor::Error,
+    },
+
+    #[error("encoding a record for {path}")]
+    Encode {
+        path: PathBuf,
+        source: rkyv::rancor::Error,
+    },
+
+    #[error("record of {len} bytes for {path} exceeds the frame limit of {max} bytes")]
+    RecordTooLarge { path: PathBuf, len: usize, max: u32 },
+
+    /// An earlier write failed part-way, so the segment tail is unknown; resume to repair it.
+    #[error("writer for {path} failed earlier and accepts no more records")]
+    WriterFailed { path: PathBuf },
+
+    #[error("encoding JSON line {line}")]
+    ExportEncode {
+        line: u64,
+        source: serde_json::Error,
+    },
+
+    #[error("writing JSON line {line}")]
+    ExportWrite { line: u64, source: io::Error },
+}
+
+/// `map_err` helper: `file.sync_all().map_err(io_err("syncing", &path))`.
+/// The path is copied only when there is an error (this runs on the append path).
+pub(crate) fn io_err<'a>(
+    op: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |source| StoreError::Io {
+        op,
+        path: path.to_owned(),
+        source,
+    }
+}

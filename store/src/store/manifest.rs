@@ -1,0 +1,150 @@
+//! The run manifest (`runs/<run_id>/manifest.json`): what was run, how, and how it ended.
+//! Written whole to a temporary file and renamed, so a reader sees the old or the new one.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::segment::sync_dir;
+use crate::error::{io_err, StoreError};
+use crate::record::SCHEMA_VERSION;
+
+pub const MANIFEST_FILE: &str = "manifest.json";
+const MANIFEST_TMP_FILE: &str = "manifest.json.tmp";
+const MAX_RUN_ID_LEN: usize = 128;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Complete,
+    /// Stopped early (Ctrl-C, `--max-duration`); `--resume` continues it.
+    Interrupted,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunManifest {
+    pub run_id: String,
+    #[serde(with = "crate::rfc3339_ms")]
+    pub started_at: u64,
+    #[serde(with = "crate::rfc3339_ms_opt")]
+    pub ended_at: Option<u64>,
+    pub status: RunStatus,
+    pub argv: Vec<String>,
+    /// The effective configuration, flags applied.
+    pub config: serde_json::Value,
+    pub dry_run: bool,
+    /// Records per outcome and other totals, filled in at the end.
+    pub counts: BTreeMap<String, u64>,
+    pub schema_version: u16,
+}
+
+impl RunManifest {
+    /// A manifest for a run starting now-ish: status `running`, no counts yet.
+    pub fn new(
+        run_id: impl Into<String>,
+        started_at: u64,
+        argv: Vec<String>,
+        config: serde_json::Value,
+        dry_run: bool,
+    ) -> RunManifest {
+        RunManifest {
+            run_id: run_id.into(),
+            started_at,
+            ended_at: None,
+            status: RunStatus::Running,
+            argv,
+            config,
+            dry_run,
+            counts: BTreeMap::new(),
+            schema_version: SCHEMA_VERSION,
+        }
+    }
+}
+
+/// A new run id such as `20261130T220101Z-a1b2c3`: UTC start time, so ids sort by time, and
+/// 24 random bits so runs started in the same second do not collide.
+pub fn new_run_id() -> String {
+    let mut suffix = [0u8; 3];
+    if getrandom::fill(&mut suffix).is_err() {
+        // No OS randomness: the clock's nanoseconds and the pid still separate runs.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let mixed = nanos ^ std::process::id().rotate_left(12);
+        suffix.copy_from_slice(&mixed.to_le_bytes()[..3]);
+    }
+    format_run_id(crate::record::now_ms(), suffix)
+}
+
+pub(crate) fn format_run_id(now_ms: u64, suffix: [u8; 3]) -> String {
+    let time = humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_millis(now_ms));
+    let compact: String = time
+        .to_string()
+        .chars()
+        .filter(|c| *c != '-' && *c != ':')
+        .collect();
+    format!(
+        "{compact}-{:02x}{:02x}{:02x}",
+        suffix[0], suffix[1], suffix[2]
+    )
+}
+
+/// Run ids name directories, so only plain names are accepted.
+pub(crate) fn validate_run_id(run_id: &str) -> Result<(), StoreError> {
+    let reason = if run_id.is_empty() {
+        Some("empty")
+    } else if run_id.len() > MAX_RUN_ID_LEN {
+        Some("longer than 128 bytes")
+    } else if run_id.starts_with('.') {
+        Some("starts with '.'")
+    } else if !run_id
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        Some("only ASCII letters, digits, '-', '_' and '.' are allowed")
+    } else {
+        None
+    };
+    match reason {
+        Some(reason) => Err(StoreError::InvalidRunId {
+            run_id: run_id.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Writes `manifest` into `run_dir` atomically: temporary file, fsync, rename, fsync directory.
+pub(crate) fn write_manifest(run_dir: &Path, manifest: &RunManifest) -> Result<(), StoreError> {
+    let tmp = run_dir.join(MANIFEST_TMP_FILE);
+    let path = run_dir.join(MANIFEST_FILE);
+    let mut json = serde_json::to_vec_pretty(manifest).map_err(|source| StoreError::Manifest {
+        path: path.clone(),
+        source,
+    })?;
+    json.push(b'\n');
+    let mut file = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+    file.write_all(&json).map_err(io_err("writing", &tmp))?;
+    file.sync_all().map_err(io_err("syncing", &tmp))?;
+    drop(file);
+    fs::rename(&tmp, &path).map_err(io_err("renaming manifest into", &path))?;
+    sync_dir(run_dir)
+}
+
+/// Reads the manifest in `run_dir`; `Ok(None)` if there is none.
+pub(crate) fn read_manifest(run_dir: &Path) -> Result<Option<RunManifest>, StoreError> {
+    let path = run_dir.join(MANIFEST_FILE);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err("reading", &path)(e)),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|source| StoreError::Manifest { path, source })
+}

@@ -1,0 +1,22 @@
+//! The embedded store: per run, a JSON manifest and append-only segment files of checksummed
+//! rkyv records that survive crashes (torn tails are detected, never misread, and cut on resume).
+
+mod frame;
+mod manifest;
+mod reader;
+mod repair;
+mod root;
+mod segment;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+pub use frame::{FRAME_HEADER_LEN, MAX_FRAME_LEN};
+pub use manifest::{new_run_id, RunManifest, RunStatus, MANIFEST_FILE};
+pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
+pub use root::{Store, DEFAULT_STORE_DIR};
+pub use segment::{list_segments, segment_file_name, SEGMENT_HEADER_LEN, SEGMENT_MAGIC};
+pub use writer::{
+    RunWriter, SegmentWriter, WriterOptions, DEFAULT_MAX_SEGMENT_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
+};

@@ -1,0 +1,116 @@
+//! Test fixtures shared by the store and export tests.
+
+use crate::record::*;
+
+/// Record `i` with every field set; enum fields cycle through all their variants as `i` grows.
+pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
+    fn pick<T: Copy>(all: &[T], i: usize) -> T {
+        all[i % all.len()]
+    }
+    let mut r = Record::new(
+        run_id,
+        1_795_000_000_000 + i as u64 * 1_001,
+        &format!("site{i}.example"),
+        i as u64 + 1,
+        pick(Outcome::ALL, i),
+        format!("reason {i}"),
+    );
+    r.origin = Some(format!("https://site{i}.example"));
+    r.host = Some(format!("site{i}.example"));
+    r.registrable_domain = Some("example".into());
+    r.addresses = vec!["192.0.2.1".into(), format!("2001:db8::{i:x}")];
+    r.defect = i % 2 == 1;
+    r.endpoint = Some(format!("https://site{i}.example/mcp"));
+    r.discovered_via = Some(pick(DiscoveredVia::ALL, i));
+    r.discovery_source = Some("server_card".into());
+    r.protocol_version = Some("2025-06-18".into());
+    r.session_id_issued = i % 3 == 1;
+    r.server_name = Some(format!("server-{i}"));
+    r.server_version = Some("1.2.3".into());
+    r.capabilities = Some(r#"{"tools":{"listChanged":true}}"#.into());
+    r.tool_count = Some(2);
+    r.tool_names = vec!["search".into(), "fetch".into()];
+    r.tool_names_seed = vec!["search".into()];
+    r.tools = vec![ToolInfo {
+        name: "search".into(),
+        title: Some("Search".into()),
+        description: Some("Searches ünïcode text 🔍".into()),
+        annotations: Some(r#"{"readOnlyHint":true}"#.into()),
+        input_schema_hash: Some("abc123".into()),
+        fingerprint: Some("def456".into()),
+        grade: Some("B".into()),
+    }];
+    r.tool_list_fingerprint = Some("0011".into());
+    r.probe = Some("deep".into());
+    r.transport = Some(pick(Transport::ALL, i));
+    r.auth = Some(AuthInfo {
+        kind: pick(AuthKind::ALL, i),
+        challenge: Some("Bearer realm=\"x\"".into()),
+        resource_metadata_url: Some("https://x/.well-known/oauth-protected-resource".into()),
+        authorization_servers: vec!["https://auth.example".into()],
+        metadata_urls: vec!["https://auth.example/.well-known/oauth-authorization-server".into()],
+    });
+    r.spec_version = Some("2025-11-25".into());
+    r.deprecated_features = vec!["sse".into()];
+    r.migration_status = Some("migrated".into());
+    r.checklist = vec!["initialize".into(), "tools_list".into()];
+    r.findings = vec![Finding {
+        rule_id: "MCP001".into(),
+        severity: "high".into(),
+        evidence: format!("evidence {i}"),
+        url: Some("https://x/mcp".into()),
+        tool: Some("search".into()),
+    }];
+    r.grades = Some(Grades {
+        graded: 1,
+        not_graded: 1,
+        median: Some("B".into()),
+        counts: vec![0, 1, 0, 0, 0, 0],
+    });
+    r.documents = vec![DocumentLog {
+        kind: pick(DocumentKind::ALL, i),
+        url: "https://x/.well-known/mcp.json".into(),
+        status: Some(200),
+        content_type: Some("application/json".into()),
+        bytes: 512,
+        parsed: true,
+        soft_404: i % 5 == 1,
+        note: Some("note".into()),
+    }];
+    r.requests = vec![RequestLog {
+        method: "POST".into(),
+        url: "https://x/mcp".into(),
+        purpose: "initialize".into(),
+        status: Some(200),
+        bytes: 1024,
+        ms: 42,
+        error: Some("none".into()),
+        headers: vec![Header {
+            name: "mcp-session-id".into(),
+            value: format!("s{i}"),
+        }],
+    }];
+    r.timings = Timings {
+        total_ms: 1200,
+        resolve_ms: Some(3),
+        discovery_ms: Some(400),
+        session_ms: Some(700),
+        probe_ms: Some(90),
+    };
+    r
+}
+
+/// Enough records that every enum variant appears.
+pub(crate) fn full_records(run_id: &str) -> Vec<Record> {
+    let n = [
+        Outcome::ALL.len(),
+        DiscoveredVia::ALL.len(),
+        Transport::ALL.len(),
+        AuthKind::ALL.len(),
+        DocumentKind::ALL.len(),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(1);
+    (0..n).map(|i| full_record(run_id, i)).collect()
+}
