@@ -1,3 +1,10 @@
 //! mcpcensus: measures how the web adopts the Model Context Protocol.
 
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod input;
 pub mod net;
+pub mod run;
+
+pub use error::{ConfigError, Error, InputError};

@@ -1,0 +1,282 @@
+//! The command line (a contract: see the design brief).
+
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use ipnet::IpNet;
+
+use crate::config::{Config, LogFormat, Probe};
+use crate::input::Shard;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcpcensus",
+    version,
+    about = "Measures how the web adopts the Model Context Protocol (MCP)",
+    long_about = "Measures how the web adopts the Model Context Protocol (MCP): for each site of a \
+                  domain list it discovers MCP endpoints and discovery documents, opens a capped MCP \
+                  session, classifies and audits what it saw, and stores one record per site."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Scan domain lists and store one record per site (the main job).
+    Crawl(CrawlArgs),
+    /// Scan one site and show every request and answer, then the verdict.
+    Check(CheckArgs),
+    /// Print stored records.
+    Export(ExportArgs),
+    /// Reports on MCP adoption and tool counts.
+    Report(ReportArgs),
+    /// Replay an embedded store or spool into ClickHouse, idempotently.
+    Load(LoadArgs),
+    /// ClickHouse schema management.
+    Schema(SchemaArgs),
+    /// Grade a pasted tools/list result or JSON array of tools.
+    Grade(GradeArgs),
+    /// List the runs in an embedded store.
+    Runs(RunsArgs),
+}
+
+/// Settings shared by `crawl` and `check`: each overrides the config file.
+#[derive(Debug, Args, Default)]
+pub struct ScanArgs {
+    /// TOML config file (flags override it); see configs/default.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Sites in flight at once [default: 1000].
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<NonZeroUsize>,
+    /// Requests per second to one host [default: 2, burst 4].
+    #[arg(long, value_name = "R")]
+    pub per_host_rps: Option<f64>,
+    /// Burst of requests allowed to one host [default: 4].
+    #[arg(long, value_name = "N")]
+    pub per_host_burst: Option<u32>,
+    /// Requests per second to one IP address [default: 20].
+    #[arg(long, value_name = "R")]
+    pub per_ip_rps: Option<f64>,
+    /// Concurrent connections to one IP address [default: 8].
+    #[arg(long, value_name = "N")]
+    pub per_ip_connections: Option<NonZeroUsize>,
+    /// All of one site's work ends within this many seconds [default: 30].
+    #[arg(long, value_name = "SECS")]
+    pub site_deadline: Option<u64>,
+    /// Nameserver to use instead of the system's (repeatable).
+    #[arg(long = "resolver", value_name = "IP[:PORT]")]
+    pub resolvers: Vec<String>,
+    /// Extra trust roots, PEM (repeatable).
+    #[arg(long = "ca-file", value_name = "PEM")]
+    pub ca_files: Vec<PathBuf>,
+    /// Let the address guard pass this range (repeatable), e.g. 127.0.0.0/8 for tests.
+    #[arg(long = "allow-net", value_name = "CIDR")]
+    pub allow_net: Vec<IpNet>,
+    /// User-Agent sent with every request; must name you and a contact URL.
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
+    /// Opt-out list: a listed domain excludes itself and its subdomains (repeatable).
+    #[arg(long = "exclude", value_name = "FILE")]
+    pub exclude: Vec<PathBuf>,
+    /// survey (seed 000) or deep (seed 003 as well) [default: survey].
+    #[arg(long, value_enum)]
+    pub probe: Option<Probe>,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Log lines as text or JSON [default: text].
+    #[arg(long, value_enum)]
+    pub log_format: Option<LogFormat>,
+}
+
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// Domain lists (one host, host:port or https:// origin a line; .gz accepted); - for stdin.
+    #[arg(value_name = "FILE|-", required = true)]
+    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub scan: ScanArgs,
+    /// Embedded store directory [default: ./mcpcensus-data].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Stream records into ClickHouse at this URL instead of the embedded store.
+    #[arg(long, value_name = "URL")]
+    pub clickhouse: Option<String>,
+    /// ClickHouse database [default: mcpcensus].
+    #[arg(long, value_name = "NAME")]
+    pub database: Option<String>,
+    /// Stop taking new sites after this long, e.g. 8h.
+    #[arg(long, value_name = "DUR")]
+    pub max_duration: Option<String>,
+    /// Keep shard K of N (0-based), split by registrable domain.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Continue the latest interrupted run (or the one named) instead of starting a new one.
+    #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "latest")]
+    pub resume: Option<String>,
+    /// Normalize, dedupe, shard and exclude without any network; record what would be scanned.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A host, host:port or https:// origin.
+    pub target: String,
+    /// Show each request and answer.
+    #[arg(long)]
+    pub explain: bool,
+    /// Run the deep server probe (seed 003) as well.
+    #[arg(long)]
+    pub deep: bool,
+    #[command(flatten)]
+    pub scan: ScanArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Embedded store directory [default: ./mcpcensus-data].
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+    /// The run to export [default: the latest].
+    #[arg(long, value_name = "ID")]
+    pub run: Option<String>,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: ExportFormat,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Embedded store directory [default: ./mcpcensus-data].
+    #[arg(long, value_name = "DIR", conflicts_with = "clickhouse")]
+    pub from: Option<PathBuf>,
+    /// Read from ClickHouse at this URL.
+    #[arg(long, value_name = "URL")]
+    pub clickhouse: Option<String>,
+    #[arg(long, value_name = "ID")]
+    pub run: Option<String>,
+    /// Compare with this earlier run.
+    #[arg(long, value_name = "RUN")]
+    pub compare: Option<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// An embedded store or spool directory.
+    pub dir: PathBuf,
+    #[arg(long, value_name = "URL")]
+    pub clickhouse: String,
+    #[arg(long, value_name = "NAME")]
+    pub database: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    #[command(subcommand)]
+    pub action: SchemaAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SchemaAction {
+    /// Create the tables and views that are missing.
+    Init {
+        #[arg(long, value_name = "URL")]
+        clickhouse: String,
+        #[arg(long, value_name = "NAME")]
+        database: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// A tools/list result or a JSON array of tools (at most 200).
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RunsArgs {
+    /// Embedded store directory [default: ./mcpcensus-data].
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+}
+
+impl ScanArgs {
+    /// Config file (or defaults) with these flags applied on top.
+    pub fn load_config(&self) -> Result<Config, crate::ConfigError> {
+        let mut config = match &self.config {
+            Some(path) => Config::from_file(path)?,
+            None => Config::default(),
+        };
+        self.apply(&mut config);
+        Ok(config)
+    }
+
+    fn apply(&self, c: &mut Config) {
+        set(&mut c.crawl.concurrency, self.concurrency);
+        set(&mut c.net.per_host_rps, self.per_host_rps);
+        set(&mut c.net.per_host_burst, self.per_host_burst);
+        set(&mut c.net.per_ip_rps, self.per_ip_rps);
+        set(&mut c.net.per_ip_connections, self.per_ip_connections);
+        set(&mut c.crawl.site_deadline_secs, self.site_deadline);
+        set(&mut c.net.user_agent, self.user_agent.clone());
+        set(&mut c.crawl.probe, self.probe);
+        set(&mut c.output.log_format, self.log_format);
+        replace_list(&mut c.net.resolvers, &self.resolvers);
+        replace_list(&mut c.net.ca_files, &self.ca_files);
+        replace_list(&mut c.net.allow_net, &self.allow_net);
+        replace_list(&mut c.input.exclude, &self.exclude);
+        c.output.quiet |= self.quiet;
+    }
+}
+
+impl CrawlArgs {
+    pub fn load_config(&self) -> Result<Config, crate::ConfigError> {
+        let mut c = self.scan.load_config()?;
+        set(&mut c.crawl.out, self.out.clone());
+        set(
+            &mut c.crawl.max_duration,
+            self.max_duration.clone().map(Some),
+        );
+        set(&mut c.input.shard, self.shard);
+        set(&mut c.clickhouse.url, self.clickhouse.clone().map(Some));
+        set(&mut c.clickhouse.database, self.database.clone());
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}
+
+/// Repeatable flags replace the file's list, so a flag never silently merges with it.
+fn replace_list<T: Clone>(slot: &mut Vec<T>, values: &[T]) {
+    if !values.is_empty() {
+        *slot = values.to_vec();
+    }
+}

@@ -1,0 +1,176 @@
+//! What each subcommand does: builds the resources it needs and calls the library.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use mcpcensus_store::{new_run_id, now_ms, RunManifest, RunStatus, Store};
+
+use super::args::*;
+use crate::config::{defaults, Config};
+use crate::input::{Exclusions, LineReader, Planner, Source};
+use crate::run::{self, CrawlJob, Ending, ProgressMode, Shutdown};
+
+/// Exit code when `--max-duration` stopped the run before the input was done.
+pub const EXIT_INCOMPLETE: u8 = 3;
+/// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Crawl(args) => crawl(args, argv, shutdown).await,
+        Command::Export(args) => export(args),
+        Command::Runs(args) => runs(args),
+        Command::Check(_) => not_yet("check", "the network scan (issues 3 and 4)"),
+        Command::Report(_) => not_yet("report", "the reports issue (8)"),
+        Command::Load(_) | Command::Schema(_) => not_yet("ClickHouse", "the ClickHouse issue (7)"),
+        Command::Grade(_) => not_yet("grade", "the deep probe issue (6)"),
+    }
+}
+
+fn not_yet(what: &str, lands_with: &str) -> anyhow::Result<ExitCode> {
+    bail!("`{what}` is not available in this build yet: it lands with {lands_with}")
+}
+
+async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
+    let config = args.load_config()?;
+    if args.resume.is_some() {
+        return not_yet("--resume", "the reliability work");
+    }
+    if config.clickhouse.url.is_some() {
+        return not_yet("--clickhouse", "the ClickHouse issue (7)");
+    }
+    if !args.dry_run {
+        bail!(
+            "this build cannot scan yet (the network core lands with issue 3); \
+             use --dry-run to check a list"
+        );
+    }
+    let sources: Vec<Source> = args.inputs.iter().map(|a| Source::parse(a)).collect();
+    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        bail!("standard input (-) can be read only once");
+    }
+    for s in &sources {
+        if let Source::File(p) = s {
+            if !p.is_file() {
+                bail!("input {} is not a readable file", p.display());
+            }
+        }
+    }
+    let exclusions = Exclusions::load(&config.input.exclude)?;
+    let store = Store::open(&config.crawl.out)
+        .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
+    let run_id = new_run_id();
+    let mut manifest = RunManifest::new(
+        run_id.clone(),
+        now_ms(),
+        argv,
+        serde_json::to_value(redacted(&config))?,
+        args.dry_run,
+    );
+    let writer = store.create_run(&manifest)?;
+    let total_bytes = LineReader::total_bytes(&sources);
+    let job = CrawlJob {
+        run_id: run_id.clone(),
+        reader: LineReader::new(sources),
+        planner: Planner::new(config.input.shard, exclusions),
+        total_bytes,
+        scanner: None,
+        sink: Box::new(writer),
+        concurrency: config.crawl.concurrency.get(),
+        max_duration: config.max_duration()?,
+        grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
+        progress: ProgressMode::choose(
+            config.output.quiet,
+            Duration::from_secs(config.output.progress_interval_secs),
+        ),
+    };
+    tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
+    let result = run::crawl(job, shutdown).await;
+    manifest.ended_at = Some(now_ms());
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            manifest.status = RunStatus::Interrupted;
+            store.write_manifest(&manifest)?;
+            return Err(e.into());
+        }
+    };
+    manifest.counts = summary.manifest_counts();
+    manifest.status = match summary.ending {
+        Ending::Complete => RunStatus::Complete,
+        Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
+    };
+    store.write_manifest(&manifest)?;
+    if !config.output.quiet {
+        eprint!("{summary}");
+    }
+    Ok(match summary.ending {
+        Ending::Complete => ExitCode::SUCCESS,
+        Ending::MaxDuration => ExitCode::from(EXIT_INCOMPLETE),
+        Ending::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
+    })
+}
+
+/// The config as recorded in the manifest: never a secret.
+fn redacted(config: &Config) -> Config {
+    let mut c = config.clone();
+    if c.clickhouse.password_file.is_some() {
+        c.clickhouse.password_file = Some("<redacted>".into());
+    }
+    c
+}
+
+fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
+    let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
+    if !dir.is_dir() {
+        bail!("no store at {} (use --from DIR)", dir.display());
+    }
+    Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
+}
+
+fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let store = open_store(args.from.as_deref())?;
+    let run_id = match args.run {
+        Some(id) => id,
+        None => {
+            store
+                .latest_run()?
+                .context("the store holds no run")?
+                .run_id
+        }
+    };
+    let mut reader = store.read_run(&run_id)?;
+    let out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let written = match args.format {
+        ExportFormat::Jsonl => mcpcensus_store::write_jsonl(&mut reader, out)?,
+    };
+    for damage in reader.damage() {
+        eprintln!("warning: {damage:?}");
+    }
+    tracing::info!(run_id = %run_id, records = written, "exported");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
+    let store = open_store(args.from.as_deref())?;
+    let mut out = std::io::stdout().lock();
+    for m in store.runs()? {
+        let records = m.counts.get("records_written").copied().unwrap_or(0);
+        writeln!(
+            out,
+            "{}  {:<11}  {}{} records",
+            m.run_id,
+            format!("{:?}", m.status).to_lowercase(),
+            if m.dry_run { "dry run, " } else { "" },
+            records
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

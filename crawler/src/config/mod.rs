@@ -1,0 +1,11 @@
+//! Configuration: defaults, the TOML file and validation. Command-line flags override it.
+
+pub mod defaults;
+mod settings;
+#[cfg(test)]
+mod tests;
+
+pub use settings::{
+    parse_resolver, ClickHouseSettings, Config, CrawlSettings, InputSettings, LogFormat,
+    NetSettings, OutputSettings, Probe,
+};

@@ -1,0 +1,269 @@
+//! The configuration: TOML with unknown keys rejected, every default named in `defaults`.
+
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+
+use ipnet::IpNet;
+use serde::{Deserialize, Serialize};
+
+use super::defaults as d;
+use crate::error::ConfigError;
+use crate::input::Shard;
+
+/// How deep a scan goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Probe {
+    /// Seed 000: discovery and the capped session.
+    Survey,
+    /// Seed 003 as well: server/discover, transports, auth, migration.
+    Deep,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub crawl: CrawlSettings,
+    pub input: InputSettings,
+    pub net: NetSettings,
+    pub clickhouse: ClickHouseSettings,
+    pub output: OutputSettings,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlSettings {
+    /// The embedded store's directory.
+    pub out: PathBuf,
+    /// Sites in flight at once.
+    pub concurrency: NonZeroUsize,
+    /// All of one site's work must end within this.
+    pub site_deadline_secs: u64,
+    /// Stop intake after this long (humantime, e.g. "2h"); unset: no limit.
+    pub max_duration: Option<String>,
+    pub probe: Probe,
+    /// After Ctrl-C, in-flight sites get this long to finish.
+    pub shutdown_grace_secs: u64,
+    /// Discovery documents are read up to this many bytes.
+    pub document_cap_bytes: NonZeroUsize,
+    /// Tools recorded per server.
+    pub tools_cap: NonZeroUsize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InputSettings {
+    /// Opt-out lists: a listed domain excludes itself and its subdomains.
+    pub exclude: Vec<PathBuf>,
+    pub shard: Shard,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetSettings {
+    pub user_agent: String,
+    pub connect_timeout_ms: u64,
+    pub per_host_rps: f64,
+    pub per_host_burst: u32,
+    pub per_ip_rps: f64,
+    pub per_ip_connections: NonZeroUsize,
+    /// Nameservers `IP[:PORT]`; empty: the system's configuration.
+    pub resolvers: Vec<String>,
+    pub resolver_timeout_ms: u64,
+    pub resolver_concurrency: NonZeroUsize,
+    /// Extra trust roots (PEM files).
+    pub ca_files: Vec<PathBuf>,
+    /// Ranges the address guard lets through (e.g. 127.0.0.0/8 for tests).
+    pub allow_net: Vec<IpNet>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClickHouseSettings {
+    /// e.g. http://127.0.0.1:8123; unset: the embedded store.
+    pub url: Option<String>,
+    pub database: String,
+    pub user: Option<String>,
+    /// A file holding the password (never the password itself in the config).
+    pub password_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OutputSettings {
+    pub quiet: bool,
+    pub log_format: LogFormat,
+    pub progress_interval_secs: u64,
+}
+
+fn nz(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            crawl: CrawlSettings::default(),
+            input: InputSettings::default(),
+            net: NetSettings::default(),
+            clickhouse: ClickHouseSettings::default(),
+            output: OutputSettings::default(),
+        }
+    }
+}
+
+impl Default for CrawlSettings {
+    fn default() -> Self {
+        CrawlSettings {
+            out: PathBuf::from(d::OUT_DIR),
+            concurrency: nz(d::CONCURRENCY),
+            site_deadline_secs: d::SITE_DEADLINE_SECS,
+            max_duration: None,
+            probe: Probe::Survey,
+            shutdown_grace_secs: d::SHUTDOWN_GRACE_SECS,
+            document_cap_bytes: nz(d::DOCUMENT_CAP_BYTES),
+            tools_cap: nz(d::TOOLS_CAP),
+        }
+    }
+}
+
+impl Default for InputSettings {
+    fn default() -> Self {
+        InputSettings {
+            exclude: Vec::new(),
+            shard: Shard::ALL,
+        }
+    }
+}
+
+impl Default for NetSettings {
+    fn default() -> Self {
+        NetSettings {
+            user_agent: d::USER_AGENT.to_owned(),
+            connect_timeout_ms: d::CONNECT_TIMEOUT_MS,
+            per_host_rps: d::PER_HOST_RPS,
+            per_host_burst: d::PER_HOST_BURST,
+            per_ip_rps: d::PER_IP_RPS,
+            per_ip_connections: nz(d::PER_IP_CONNECTIONS),
+            resolvers: Vec::new(),
+            resolver_timeout_ms: d::RESOLVER_TIMEOUT_MS,
+            resolver_concurrency: nz(d::RESOLVER_CONCURRENCY),
+            ca_files: Vec::new(),
+            allow_net: Vec::new(),
+        }
+    }
+}
+
+impl Default for ClickHouseSettings {
+    fn default() -> Self {
+        ClickHouseSettings {
+            url: None,
+            database: d::CLICKHOUSE_DATABASE.to_owned(),
+            user: None,
+            password_file: None,
+        }
+    }
+}
+
+impl Default for OutputSettings {
+    fn default() -> Self {
+        OutputSettings {
+            quiet: false,
+            log_format: LogFormat::Text,
+            progress_interval_secs: d::PROGRESS_INTERVAL_SECS,
+        }
+    }
+}
+
+impl Config {
+    /// Reads a TOML file; keys it leaves out keep their defaults.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Config::from_toml(&text, &path.display().to_string())
+    }
+
+    pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: origin.to_owned(),
+            source: Box::new(e),
+        })
+    }
+
+    /// The `--max-duration` setting as a duration.
+    pub fn max_duration(&self) -> Result<Option<std::time::Duration>, ConfigError> {
+        self.crawl
+            .max_duration
+            .as_deref()
+            .map(|text| {
+                humantime::parse_duration(text).map_err(|e| ConfigError::Invalid {
+                    key: "crawl.max_duration",
+                    reason: format!("{text:?}: {e}"),
+                })
+            })
+            .transpose()
+    }
+
+    /// Checks values before anything does I/O.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| {
+            Err(ConfigError::Invalid {
+                key,
+                reason: reason.into(),
+            })
+        };
+        if self.crawl.site_deadline_secs == 0 {
+            return invalid("crawl.site_deadline_secs", "must be at least 1");
+        }
+        self.max_duration()?;
+        if self.net.connect_timeout_ms == 0 {
+            return invalid("net.connect_timeout_ms", "must be at least 1");
+        }
+        if !(self.net.per_host_rps.is_finite() && self.net.per_host_rps > 0.0) {
+            return invalid("net.per_host_rps", "must be a positive number");
+        }
+        if !(self.net.per_ip_rps.is_finite() && self.net.per_ip_rps > 0.0) {
+            return invalid("net.per_ip_rps", "must be a positive number");
+        }
+        if self.net.per_host_burst == 0 {
+            return invalid("net.per_host_burst", "must be at least 1");
+        }
+        if self.net.resolver_timeout_ms == 0 {
+            return invalid("net.resolver_timeout_ms", "must be at least 1");
+        }
+        if self.net.user_agent.trim().is_empty() || !self.net.user_agent.is_ascii() {
+            return invalid("net.user_agent", "must be non-empty ASCII");
+        }
+        for r in &self.net.resolvers {
+            if parse_resolver(r).is_none() {
+                return Err(ConfigError::Invalid {
+                    key: "net.resolvers",
+                    reason: format!("{r:?} is not IP or IP:PORT"),
+                });
+            }
+        }
+        if self.output.progress_interval_secs == 0 {
+            return invalid("output.progress_interval_secs", "must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// `IP`, `IP:PORT` or `[IPv6]:PORT`; the port defaults to 53.
+pub fn parse_resolver(text: &str) -> Option<std::net::SocketAddr> {
+    if let Ok(addr) = text.parse::<std::net::SocketAddr>() {
+        return Some(addr);
+    }
+    text.parse::<std::net::IpAddr>()
+        .ok()
+        .map(|ip| std::net::SocketAddr::new(ip, 53))
+}

@@ -1,0 +1,18 @@
+//! Input: streaming domain lists, normalizing lines to origins, deduping, sharding and
+//! applying the opt-out list.
+
+mod dedupe;
+mod exclude;
+mod normalize;
+mod plan;
+mod reader;
+mod shard;
+#[cfg(test)]
+mod tests;
+
+pub use dedupe::Dedupe;
+pub use exclude::Exclusions;
+pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};
+pub use plan::{InputCounts, Planned, Planner};
+pub use reader::{LineReader, RawLine, Source};
+pub use shard::Shard;

@@ -1,0 +1,121 @@
+//! Decides what becomes of each line: scanned, recorded as invalid or excluded, or skipped
+//! (blank, comment, duplicate, another shard), and counts every line so none is lost.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use super::dedupe::Dedupe;
+use super::exclude::Exclusions;
+use super::normalize::{normalize, Line, Target, MAX_LINE_BYTES};
+use super::reader::RawLine;
+use super::shard::Shard;
+
+/// What to do with one line.
+#[derive(Debug)]
+pub enum Planned {
+    Scan(Target),
+    Excluded {
+        target: Target,
+        listed: String,
+    },
+    Invalid {
+        reason: Cow<'static, str>,
+    },
+    /// Blank, comment, duplicate or another shard's line: counted, no record.
+    Skip,
+}
+
+/// Every line read lands in exactly one of these counters.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct InputCounts {
+    pub lines: u64,
+    pub blank_or_comment: u64,
+    pub duplicates: u64,
+    pub other_shard: u64,
+    pub invalid: u64,
+    pub excluded: u64,
+    pub targets: u64,
+}
+
+impl InputCounts {
+    /// Lines that produce a record.
+    pub fn records(&self) -> u64 {
+        self.invalid + self.excluded + self.targets
+    }
+
+    /// True when every line is accounted for.
+    pub fn balanced(&self) -> bool {
+        self.lines == self.records() + self.duplicates + self.other_shard + self.blank_or_comment
+    }
+}
+
+#[derive(Debug)]
+pub struct Planner {
+    shard: Shard,
+    exclusions: Exclusions,
+    dedupe: Dedupe,
+    counts: InputCounts,
+}
+
+impl Planner {
+    pub fn new(shard: Shard, exclusions: Exclusions) -> Planner {
+        Planner {
+            shard,
+            exclusions,
+            dedupe: Dedupe::new(),
+            counts: InputCounts::default(),
+        }
+    }
+
+    pub fn counts(&self) -> InputCounts {
+        self.counts
+    }
+
+    pub fn plan(&mut self, raw: RawLine<'_>) -> Planned {
+        self.counts.lines += 1;
+        let (input, line) = match raw {
+            RawLine::Text(text) => (text, normalize(text)),
+            RawLine::TooLong => (
+                "",
+                Line::Invalid(format!("line longer than {MAX_LINE_BYTES} bytes").into()),
+            ),
+            RawLine::NotUtf8 => ("", Line::Invalid("not valid UTF-8".into())),
+        };
+        match line {
+            Line::Skip => {
+                self.counts.blank_or_comment += 1;
+                Planned::Skip
+            }
+            Line::Invalid(reason) => {
+                // Invalid lines have no domain: shard them by their text so that N shards
+                // together hold each exactly once.
+                if !self.shard.owns(input.trim()) {
+                    self.counts.other_shard += 1;
+                    return Planned::Skip;
+                }
+                self.counts.invalid += 1;
+                Planned::Invalid { reason }
+            }
+            Line::Target(target) => self.plan_target(target),
+        }
+    }
+
+    fn plan_target(&mut self, target: Target) -> Planned {
+        if !self.shard.owns(&target.registrable_domain) {
+            self.counts.other_shard += 1;
+            return Planned::Skip;
+        }
+        if !self.dedupe.first_time(&target.origin) {
+            self.counts.duplicates += 1;
+            return Planned::Skip;
+        }
+        if let Some(listed) = self.exclusions.covering(&target.host) {
+            let listed = listed.to_owned();
+            self.counts.excluded += 1;
+            return Planned::Excluded { target, listed };
+        }
+        self.counts.targets += 1;
+        Planned::Scan(target)
+    }
+}

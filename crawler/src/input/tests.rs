@@ -1,0 +1,307 @@
+use super::*;
+
+fn target(line: &str) -> Target {
+    match normalize(line) {
+        Line::Target(t) => t,
+        other => panic!("{line:?}: expected a target, got {other:?}"),
+    }
+}
+
+fn reason(line: &str) -> String {
+    match normalize(line) {
+        Line::Invalid(r) => r.into_owned(),
+        other => panic!("{line:?}: expected invalid, got {other:?}"),
+    }
+}
+
+#[test]
+fn accepts_each_form() {
+    let cases = [
+        ("example.com", "https://example.com", "example.com", 443),
+        ("EXAMPLE.COM", "https://example.com", "example.com", 443),
+        ("example.com.", "https://example.com", "example.com", 443),
+        ("  example.com  ", "https://example.com", "example.com", 443),
+        ("example.com\r", "https://example.com", "example.com", 443),
+        (
+            "example.com:8443",
+            "https://example.com:8443",
+            "example.com",
+            8443,
+        ),
+        ("example.com:443", "https://example.com", "example.com", 443),
+        (
+            "https://example.com",
+            "https://example.com",
+            "example.com",
+            443,
+        ),
+        (
+            "HTTPS://Example.com/some/path?q=1#f",
+            "https://example.com",
+            "example.com",
+            443,
+        ),
+        (
+            "https://shop.example.co.uk:8443/",
+            "https://shop.example.co.uk:8443",
+            "shop.example.co.uk",
+            8443,
+        ),
+        (
+            "example.com/path",
+            "https://example.com",
+            "example.com",
+            443,
+        ),
+        ("42,example.org", "https://example.org", "example.org", 443),
+        (
+            "bücher.de",
+            "https://xn--bcher-kva.de",
+            "xn--bcher-kva.de",
+            443,
+        ),
+        (
+            "BÜCHER.DE",
+            "https://xn--bcher-kva.de",
+            "xn--bcher-kva.de",
+            443,
+        ),
+        (
+            "xn--bcher-kva.de",
+            "https://xn--bcher-kva.de",
+            "xn--bcher-kva.de",
+            443,
+        ),
+        (
+            "例え.テスト",
+            "https://xn--r8jz45g.xn--zckzah",
+            "xn--r8jz45g.xn--zckzah",
+            443,
+        ),
+        (
+            "my_host.example.com",
+            "https://my_host.example.com",
+            "my_host.example.com",
+            443,
+        ),
+    ];
+    for (line, origin, host, port) in cases {
+        let t = target(line);
+        assert_eq!(t.origin, origin, "{line:?}");
+        assert_eq!(t.host, host, "{line:?}");
+        assert_eq!(t.port, port, "{line:?}");
+    }
+}
+
+#[test]
+fn registrable_domain_uses_the_public_suffix_list() {
+    assert_eq!(
+        target("a.b.example.co.uk").registrable_domain,
+        "example.co.uk"
+    );
+    assert_eq!(target("www.example.com").registrable_domain, "example.com");
+    assert_eq!(
+        target("user.github.io").registrable_domain,
+        "user.github.io"
+    );
+    assert_eq!(target("site.test:8443").registrable_domain, "site.test");
+}
+
+#[test]
+fn skips_blank_lines_and_comments() {
+    for line in ["", "   ", "\r", "# a comment", "   # indented comment"] {
+        assert_eq!(normalize(line), Line::Skip, "{line:?}");
+    }
+}
+
+#[test]
+fn rejects_each_bad_form_with_its_reason() {
+    let long_label = format!("{}.com", "a".repeat(64));
+    let long_name = format!("{}.com", ["abcdefghij"; 25].join("."));
+    let cases: Vec<(&str, &str)> = vec![
+        ("exa mple.com", "contains spaces"),
+        ("example.com extra", "contains spaces"),
+        ("http://example.com", "http:// origins are not scanned"),
+        ("ftp://example.com", "unsupported scheme ftp://"),
+        ("192.0.2.1", "IP literals are not scanned"),
+        ("https://192.0.2.1/", "IP literals are not scanned"),
+        ("[2001:db8::1]", "IP literals are not scanned"),
+        ("2001:db8::1", "IP literals are not scanned"),
+        ("https://[::1]:8443", "IP literals are not scanned"),
+        ("0x7f.1", "IP literals are not scanned"),
+        (&long_label, "label longer than 63 bytes"),
+        (&long_name, "name longer than 253 bytes"),
+        ("example..com", "empty label"),
+        ("-example.com", "label starts or ends with a hyphen"),
+        ("example-.com", "label starts or ends with a hyphen"),
+        ("example.com:0", "invalid port \"0\""),
+        ("example.com:99999", "invalid port \"99999\""),
+        ("example.com:abc", "invalid port \"abc\""),
+        ("user:pw@example.com", "contains a user name or password"),
+        (
+            "https://user@example.com/",
+            "contains a user name or password",
+        ),
+        ("localhost", "single-label name, not a public site"),
+        ("intranet", "single-label name, not a public site"),
+        ("app.localhost", ".localhost names are not public"),
+        ("printer.local", ".local names are not public"),
+        ("exa$mple.com", "contains the character '$'"),
+        ("https://", "no host name"),
+        ("https:///path", "no host name"),
+        ("xn--a.com", "not a valid internationalized domain name"),
+    ];
+    for (line, want) in cases {
+        assert_eq!(reason(line), want, "{line:?}");
+    }
+}
+
+#[test]
+fn shard_parses_and_splits_by_registrable_domain() {
+    assert_eq!(
+        "1/4".parse::<Shard>().unwrap(),
+        Shard { index: 1, count: 4 }
+    );
+    for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
+        assert!(bad.parse::<Shard>().is_err(), "{bad}");
+    }
+    let shards: Vec<Shard> = (0..4).map(|i| Shard { index: i, count: 4 }).collect();
+    for domain in ["example.com", "example.org", "foo.test", "bar.co.uk"] {
+        assert_eq!(
+            shards.iter().filter(|s| s.owns(domain)).count(),
+            1,
+            "{domain}"
+        );
+    }
+    // A site and its subdomains share a shard because they share a registrable domain.
+    let mut planner = Planner::new(shards[0], Exclusions::default());
+    let a = matches!(
+        planner.plan(RawLine::Text("www.example.com")),
+        Planned::Scan(_)
+    );
+    let b = matches!(
+        planner.plan(RawLine::Text("api.example.com")),
+        Planned::Scan(_)
+    );
+    assert_eq!(a, b);
+}
+
+#[test]
+fn exclusions_cover_subdomains_only() {
+    let ex = Exclusions::from_domains(["example.com".to_owned()]);
+    assert_eq!(ex.covering("example.com"), Some("example.com"));
+    assert_eq!(ex.covering("a.b.example.com"), Some("example.com"));
+    assert_eq!(ex.covering("notexample.com"), None);
+    assert_eq!(ex.covering("example.org"), None);
+}
+
+#[test]
+fn exclusion_file_rejects_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "# opt-outs\nExample.COM\n*.other.org\n\n").unwrap();
+    let ex = Exclusions::load(&[&good]).unwrap();
+    assert_eq!(ex.len(), 2);
+    assert!(ex.covering("www.other.org").is_some());
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "example.com\nnot a domain\n").unwrap();
+    let err = Exclusions::load(&[&bad]).unwrap_err().to_string();
+    assert!(
+        err.contains("line 2") && err.contains("contains spaces"),
+        "{err}"
+    );
+}
+
+#[test]
+fn planner_accounts_for_every_line() {
+    let ex = Exclusions::from_domains(["blocked.com".to_owned()]);
+    let mut planner = Planner::new(Shard::ALL, ex);
+    let lines = [
+        "example.com",
+        "EXAMPLE.com",
+        "https://example.com/x",
+        "example.com:8443",
+        "# comment",
+        "",
+        "bad line",
+        "www.blocked.com",
+        "blocked.com",
+        "blocked.com",
+    ];
+    let mut scans = 0;
+    for line in lines {
+        if let Planned::Scan(_) = planner.plan(RawLine::Text(line)) {
+            scans += 1;
+        }
+    }
+    assert!(matches!(
+        planner.plan(RawLine::TooLong),
+        Planned::Invalid { .. }
+    ));
+    assert!(matches!(
+        planner.plan(RawLine::NotUtf8),
+        Planned::Invalid { .. }
+    ));
+    let c = planner.counts();
+    assert_eq!(scans, 2);
+    assert_eq!(
+        c,
+        InputCounts {
+            lines: 12,
+            blank_or_comment: 2,
+            duplicates: 3,
+            other_shard: 0,
+            invalid: 3,
+            excluded: 2,
+            targets: 2,
+        }
+    );
+    assert!(c.balanced());
+}
+
+#[test]
+fn reader_handles_crlf_gzip_long_lines_and_bad_utf8() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("list.txt");
+    let mut content = b"a.com\r\nb.com\n".to_vec();
+    content.extend(vec![b'x'; MAX_LINE_BYTES * 3]);
+    content.extend(b"\n\xff\xfe.com\nlast.com");
+    std::fs::write(&plain, &content).unwrap();
+    let gz = dir.path().join("list.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(b"c.com\nd.com\n").unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+
+    let mut reader = LineReader::new(vec![Source::File(plain), Source::File(gz)]);
+    let mut seen = Vec::new();
+    while let Some(line) = reader.next_line().unwrap() {
+        seen.push(match line {
+            RawLine::Text(t) => t.to_owned(),
+            RawLine::TooLong => "<too long>".to_owned(),
+            RawLine::NotUtf8 => "<not utf-8>".to_owned(),
+        });
+    }
+    assert_eq!(
+        seen,
+        [
+            "a.com",
+            "b.com",
+            "<too long>",
+            "<not utf-8>",
+            "last.com",
+            "c.com",
+            "d.com"
+        ]
+    );
+}
+
+#[test]
+fn dedupe_is_exact_for_distinct_origins() {
+    let mut d = Dedupe::new();
+    for i in 0..100_000 {
+        assert!(d.first_time(&format!("https://site{i}.example")));
+    }
+    assert!(!d.first_time("https://site5.example"));
+    assert_eq!(d.len(), 100_000);
+}

@@ -1,0 +1,108 @@
+//! The intake thread: reads lines, plans them and hands work to the pipeline through a
+//! bounded channel, so reading never runs ahead of scanning by more than the channel holds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use mcpcensus_store::{now_ms, Outcome, Record};
+use tokio::sync::mpsc;
+
+use crate::error::InputError;
+use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine, Target};
+
+/// One unit of work for the pipeline.
+#[derive(Debug)]
+pub enum Work {
+    /// A site to scan.
+    Scan(SiteJob),
+    /// A record decided at intake (invalid input, excluded).
+    Done(Box<Record>),
+}
+
+/// A site to scan and where it came from.
+#[derive(Debug, Clone)]
+pub struct SiteJob {
+    pub target: Target,
+    pub input: String,
+    pub input_line: u64,
+}
+
+impl SiteJob {
+    /// A record for this site with identity fields filled in.
+    pub fn record(&self, run_id: &str, outcome: Outcome, reason: impl Into<String>) -> Record {
+        let mut r = Record::new(
+            run_id,
+            now_ms(),
+            &self.input,
+            self.input_line,
+            outcome,
+            reason,
+        );
+        r.origin = Some(self.target.origin.clone());
+        r.host = Some(self.target.host.clone());
+        r.registrable_domain = Some(self.target.registrable_domain.clone());
+        r
+    }
+}
+
+pub struct Intake {
+    pub handle: JoinHandle<Result<InputCounts, InputError>>,
+    /// Set to stop reading (Ctrl-C, --max-duration).
+    pub stop: Arc<AtomicBool>,
+}
+
+pub fn spawn(
+    mut reader: LineReader,
+    mut planner: Planner,
+    run_id: String,
+    tx: mpsc::Sender<Work>,
+) -> std::io::Result<Intake> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop_flag = stop.clone();
+    let handle = std::thread::Builder::new()
+        .name("mcpcensus-intake".into())
+        .spawn(move || {
+            while !stop_flag.load(Ordering::Relaxed) {
+                let Some(raw) = reader.next_line()? else {
+                    break;
+                };
+                let input = match &raw {
+                    RawLine::Text(text) => text.trim().to_owned(),
+                    RawLine::TooLong | RawLine::NotUtf8 => String::new(),
+                };
+                let planned = planner.plan(raw);
+                let (_, input_line) = reader.position();
+                let work = match planned {
+                    Planned::Skip => continue,
+                    Planned::Scan(target) => Work::Scan(SiteJob {
+                        input,
+                        target,
+                        input_line,
+                    }),
+                    Planned::Excluded { target, listed } => {
+                        let job = SiteJob {
+                            input,
+                            target,
+                            input_line,
+                        };
+                        let reason = format!("opted out: {listed} is on the exclusion list");
+                        Work::Done(Box::new(job.record(&run_id, Outcome::Excluded, reason)))
+                    }
+                    Planned::Invalid { reason } => Work::Done(Box::new(Record::new(
+                        &run_id,
+                        now_ms(),
+                        &input,
+                        input_line,
+                        Outcome::InvalidInput,
+                        reason,
+                    ))),
+                };
+                if tx.blocking_send(work).is_err() {
+                    break; // The pipeline has stopped.
+                }
+            }
+            Ok(planner.counts())
+        })?;
+    Ok(Intake { handle, stop })
+}

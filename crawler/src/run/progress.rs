@@ -1,0 +1,103 @@
+//! Progress: a bar on a terminal, a plain line every few seconds otherwise, nothing if quiet.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio_util::sync::CancellationToken;
+
+/// Live counters shared by the pipeline stages and the display.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Records written.
+    pub done: AtomicU64,
+    /// Sites being scanned now.
+    pub in_flight: AtomicU64,
+    /// Records with an MCP endpoint.
+    pub endpoints: AtomicU64,
+    /// Input bytes consumed, against `total_bytes` for the ETA.
+    pub consumed_bytes: Arc<AtomicU64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgressMode {
+    Quiet,
+    Bar,
+    Lines { every: Duration },
+}
+
+impl ProgressMode {
+    pub fn choose(quiet: bool, every: Duration) -> ProgressMode {
+        if quiet {
+            ProgressMode::Quiet
+        } else if std::io::stderr().is_terminal() {
+            ProgressMode::Bar
+        } else {
+            ProgressMode::Lines { every }
+        }
+    }
+}
+
+/// Runs the display until `done` is cancelled.
+pub async fn display(
+    mode: ProgressMode,
+    counters: Arc<Counters>,
+    total_bytes: Option<u64>,
+    done: CancellationToken,
+) {
+    let started = Instant::now();
+    let (bar, every) = match mode {
+        ProgressMode::Quiet => return,
+        ProgressMode::Bar => {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            (Some(bar), Duration::from_millis(500))
+        }
+        ProgressMode::Lines { every } => (None, every),
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            _ = done.cancelled() => break,
+            _ = tick.tick() => {}
+        }
+        let line = status_line(&counters, total_bytes, started.elapsed());
+        match &bar {
+            Some(bar) => bar.set_message(line),
+            None => eprintln!("progress: {line}"),
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+}
+
+fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> String {
+    let done = c.done.load(Ordering::Relaxed);
+    let secs = elapsed.as_secs_f64().max(0.001);
+    let rate = done as f64 / secs;
+    let mut line = format!(
+        "{done} sites done, {rate:.0}/s, {} in flight, {} endpoints",
+        c.in_flight.load(Ordering::Relaxed),
+        c.endpoints.load(Ordering::Relaxed),
+    );
+    if let Some(total) = total_bytes.filter(|&t| t > 0) {
+        let consumed = c.consumed_bytes.load(Ordering::Relaxed).min(total);
+        let fraction = consumed as f64 / total as f64;
+        line.push_str(&format!(", input {:.1}%", fraction * 100.0));
+        if fraction > 0.001 {
+            let eta = secs * (1.0 - fraction) / fraction;
+            line.push_str(&format!(
+                ", ETA {}",
+                humantime::format_duration(Duration::from_secs(eta as u64))
+            ));
+        }
+    }
+    line
+}
