@@ -174,3 +174,11 @@ fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Parses `argv` (program name first) and runs it: the binary's path without `main`, for
+/// tests that drive the real command line.
+pub async fn execute_argv(argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
+    use clap::Parser;
+    let cli = Cli::try_parse_from(&argv)?;
+    execute(cli, argv, shutdown).await
+}

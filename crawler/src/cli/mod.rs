@@ -4,4 +4,4 @@ mod args;
 mod commands;
 
 pub use args::*;
-pub use commands::execute;
+pub use commands::{execute, execute_argv, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

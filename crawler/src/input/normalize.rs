@@ -129,6 +129,10 @@ fn host_name(raw: &str) -> Result<String, Cow<'static, str>> {
     let ascii = idna::domain_to_ascii_cow(raw.as_bytes(), idna::AsciiDenyList::URL)
         .map_err(|_| Cow::Borrowed("not a valid internationalized domain name"))?;
     let host = ascii.into_owned();
+    // IDNA mapping can turn a name into a numeric form (e.g. by dropping invisible characters).
+    if looks_numeric(&host) {
+        return Err("IP literals are not scanned".into());
+    }
     check_labels(&host)?;
     Ok(host)
 }

@@ -305,3 +305,37 @@ fn dedupe_is_exact_for_distinct_origins() {
     assert!(!d.first_time("https://site5.example"));
     assert_eq!(d.len(), 100_000);
 }
+
+#[test]
+fn normalize_never_panics_on_arbitrary_text() {
+    // A small deterministic generator over characters that matter to the parser.
+    let alphabet: Vec<char> = "aZ09.-_:/@[]#?% \t,xn--ßü日\u{200b}\u{fffd}0x"
+        .chars()
+        .collect();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..50_000 {
+        let len = (next() % 40) as usize;
+        let line: String = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        if let Line::Target(t) = normalize(&line) {
+            // Whatever is accepted is a clean origin.
+            assert!(t.origin.starts_with("https://"), "{line:?}");
+            assert!(
+                t.host.is_ascii() && !t.host.contains(['/', '@', ' ', ':']),
+                "{line:?} -> {t:?}"
+            );
+            assert_eq!(
+                normalize(&t.origin),
+                Line::Target(t.clone()),
+                "{line:?} is not stable"
+            );
+        }
+    }
+}

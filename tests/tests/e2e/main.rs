@@ -1,1 +1,5 @@
-//! End-to-end tests.
+//! End-to-end tests: the real command line and pipeline, against files and (later) the
+//! simulated web on loopback.
+
+mod cli;
+mod util;
