@@ -1,1 +1,45 @@
 //! The network core: resolver, address guard, politeness limits, HTTP client.
+//!
+//! [`Net`] is built once from [`NetOptions`] and shared; [`Net::site_client`] gives each site
+//! its own connection pool. Every connection goes to an address that passed the [`Guard`],
+//! pinned for the site (never re-resolved), after the [`Throttle`] allows it.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use mcpcensus::net::{FetchRequest, Net, NetOptions};
+//! let net = Net::new(NetOptions::default())?;
+//! let site = net.site_client();
+//! let url = url::Url::parse("https://example.com/.well-known/mcp.json")?;
+//! let response = site.fetch(FetchRequest::get(url).body_cap(256 * 1024)).await?;
+//! println!("{} {} bytes from {}", response.status, response.body.len(), response.address);
+//! # Ok(()) }
+//! ```
+
+mod body;
+mod client;
+mod connector;
+mod error;
+mod fetch;
+mod guard;
+mod options;
+mod pins;
+mod resolver;
+mod throttle;
+mod tls;
+
+#[cfg(test)]
+mod tests;
+
+pub use body::BodyReader;
+pub use client::{Net, SiteClient};
+pub use connector::PeerInfo;
+pub use error::NetError;
+pub use fetch::{
+    ConnectFailure, FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase,
+    DEFAULT_BODY_CAP, DEFAULT_REQUEST_TIMEOUT,
+};
+pub use guard::{BlockedRange, Embedding, Guard, Refusal};
+pub use options::*;
+pub use resolver::{ResolveError, Resolver};
+pub use throttle::{Throttle, ThrottleStats};
+pub use tls::ALPN_PROTOCOLS;

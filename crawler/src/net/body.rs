@@ -1,0 +1,138 @@
+//! Reading a response body under a byte cap and a deadline, chunk by chunk.
+
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use tokio::time::Instant;
+
+use super::fetch::{FetchError, TimeoutPhase};
+
+/// A response body being read. Never yields more than the cap in total; once the cap is reached
+/// or the deadline passes the underlying stream is dropped, which closes an HTTP/1.1 connection
+/// (hyper does not reuse one with unread body) or resets an HTTP/2 stream.
+#[derive(Debug)]
+pub struct BodyReader {
+    body: Option<Incoming>,
+    cap: usize,
+    read: usize,
+    truncated: bool,
+    deadline: Instant,
+    url: String,
+}
+
+impl BodyReader {
+    pub(crate) fn new(body: Incoming, cap: usize, deadline: Instant, url: String) -> Self {
+        Self {
+            body: Some(body),
+            cap,
+            read: 0,
+            truncated: false,
+            deadline,
+            url,
+        }
+    }
+
+    /// The next piece of body, `None` at the end of the body or once the cap is reached.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, FetchError> {
+        loop {
+            let Some(body) = self.body.as_mut() else {
+                return Ok(None);
+            };
+            let frame = match tokio::time::timeout_at(self.deadline, body.frame()).await {
+                Err(_) => {
+                    self.body = None;
+                    return Err(FetchError::Timeout {
+                        url: self.url.clone(),
+                        phase: TimeoutPhase::Body,
+                    });
+                }
+                Ok(None) => {
+                    self.body = None;
+                    return Ok(None);
+                }
+                Ok(Some(Err(err))) => {
+                    self.body = None;
+                    return Err(body_error(&self.url, &err));
+                }
+                Ok(Some(Ok(frame))) => frame,
+            };
+            let Ok(mut data) = frame.into_data() else {
+                continue; // trailers
+            };
+            if data.is_empty() {
+                continue;
+            }
+            let room = self.cap - self.read;
+            if data.len() > room {
+                self.truncated = true;
+                self.body = None;
+                if room == 0 {
+                    return Ok(None);
+                }
+                data.truncate(room);
+            }
+            self.read += data.len();
+            return Ok(Some(data));
+        }
+    }
+
+    /// Reads the rest of the body: the bytes (at most the cap, counting chunks already taken)
+    /// and whether the server had more.
+    pub async fn read_to_end(&mut self) -> Result<(Bytes, bool), FetchError> {
+        // A body that arrives in one chunk is returned without a copy.
+        let mut single: Option<Bytes> = None;
+        let mut buf = BytesMut::new();
+        while let Some(chunk) = self.chunk().await? {
+            if single.is_none() && buf.is_empty() {
+                single = Some(chunk);
+                continue;
+            }
+            if let Some(first) = single.take() {
+                buf.extend_from_slice(&first);
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        let bytes = single.unwrap_or_else(|| buf.freeze());
+        Ok((bytes, self.truncated))
+    }
+
+    /// True once the server sent more than the cap.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Body bytes handed out so far.
+    pub fn bytes_read(&self) -> usize {
+        self.read
+    }
+
+    /// The deadline for the rest of the body.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Moves the deadline (e.g. a session allows less than the request's whole timeout).
+    pub fn set_deadline(&mut self, deadline: Instant) {
+        self.deadline = deadline;
+    }
+
+    /// Stops reading and drops the stream now.
+    pub fn abort(&mut self) {
+        self.body = None;
+    }
+}
+
+fn body_error(url: &str, err: &hyper::Error) -> FetchError {
+    let detail = err.to_string();
+    if err.is_parse() || err.is_user() {
+        FetchError::Protocol {
+            url: url.to_owned(),
+            detail,
+        }
+    } else {
+        FetchError::Reset {
+            url: url.to_owned(),
+            detail,
+        }
+    }
+}

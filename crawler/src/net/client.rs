@@ -1,0 +1,320 @@
+//! The HTTP client: [`Net`] holds what all sites share; [`SiteClient`] is one site's pool.
+//!
+//! A fetch pins the host (resolve once per site, guard every address), waits for politeness
+//! (host pause, host rate, IP rate), then sends through hyper's pool, whose connector opens
+//! connections only to the pinned addresses. Redirects are returned, never followed; no
+//! compression is asked for; no credentials, cookies or `Origin` are ever sent.
+
+use std::error::Error as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{
+    ACCEPT_ENCODING, AUTHORIZATION, COOKIE, HOST, ORIGIN, PROXY_AUTHORIZATION, RETRY_AFTER,
+    USER_AGENT,
+};
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri};
+use http_body_util::Full;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use rustls::ClientConfig;
+use tokio::time::Instant;
+
+use super::body::BodyReader;
+use super::connector::{Connector, PeerInfo};
+use super::error::NetError;
+use super::fetch::{FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase};
+use super::guard::Guard;
+use super::options::NetOptions;
+use super::pins::Pins;
+use super::resolver::Resolver;
+use super::throttle::Throttle;
+use super::tls;
+
+/// Headers a caller may not set: credentials, cookies, `Origin`, and those the client owns.
+const DROPPED_HEADERS: [HeaderName; 7] = [
+    AUTHORIZATION,
+    PROXY_AUTHORIZATION,
+    COOKIE,
+    ORIGIN,
+    ACCEPT_ENCODING,
+    USER_AGENT,
+    HOST,
+];
+
+/// What every site client shares.
+pub(crate) struct Shared {
+    pub(crate) opts: NetOptions,
+    pub(crate) resolver: Resolver,
+    pub(crate) guard: Guard,
+    pub(crate) throttle: Throttle,
+    pub(crate) tls: Arc<ClientConfig>,
+    user_agent: HeaderValue,
+}
+
+/// The network core: resolver, guard, throttle and TLS configuration, shared by all sites.
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct Net {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Net")
+            .field("resolver", &self.shared.resolver)
+            .field("guard", &self.shared.guard)
+            .field("throttle", &self.shared.throttle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Net {
+    /// Validates the options and builds the shared parts (reads CA files and, without explicit
+    /// nameservers, the system DNS configuration).
+    pub fn new(opts: NetOptions) -> Result<Self, NetError> {
+        opts.validate()?;
+        let user_agent =
+            HeaderValue::from_str(&opts.user_agent).map_err(|_| NetError::InvalidOption {
+                field: "user_agent",
+                reason: "not a valid header value".to_owned(),
+            })?;
+        let shared = Shared {
+            resolver: Resolver::new(&opts)?,
+            guard: Guard::new(opts.allow_nets.clone()),
+            throttle: Throttle::new(&opts)?,
+            tls: tls::client_config(&opts.ca_files)?,
+            user_agent,
+            opts,
+        };
+        Ok(Self {
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// A new connection pool for one site; drop it when the site is done.
+    pub fn site_client(&self) -> SiteClient {
+        let opts = &self.shared.opts;
+        let pins = Arc::new(Pins::new(opts.max_hosts_per_site.get()));
+        let connector = Connector::new(self.shared.clone(), pins.clone());
+        let http = Client::builder(TokioExecutor::new())
+            .timer(TokioTimer::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(opts.pool_idle_timeout)
+            .pool_max_idle_per_host(opts.pool_max_idle_per_host)
+            .build(connector);
+        SiteClient {
+            shared: self.shared.clone(),
+            pins,
+            http,
+        }
+    }
+
+    /// The shared resolver.
+    pub fn resolver(&self) -> &Resolver {
+        &self.shared.resolver
+    }
+
+    /// The shared guard.
+    pub fn guard(&self) -> &Guard {
+        &self.shared.guard
+    }
+
+    /// The shared politeness state.
+    pub fn throttle(&self) -> &Throttle {
+        &self.shared.throttle
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &NetOptions {
+        &self.shared.opts
+    }
+}
+
+/// One site's connection pool, reused across the site's requests.
+pub struct SiteClient {
+    shared: Arc<Shared>,
+    pins: Arc<Pins>,
+    http: Client<Connector, Full<Bytes>>,
+}
+
+impl std::fmt::Debug for SiteClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SiteClient")
+            .field("pins", &self.pins)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SiteClient {
+    /// Sends the request and reads the body up to its cap.
+    pub async fn fetch(&self, req: FetchRequest) -> Result<FetchResponse, FetchError> {
+        let mut head = self.fetch_head(req).await?;
+        let body_started = Instant::now();
+        let (body, truncated) = head.body.read_to_end().await?;
+        Ok(FetchResponse {
+            status: head.status,
+            headers: head.headers,
+            body,
+            truncated,
+            elapsed: head.elapsed + body_started.elapsed(),
+            address: head.address,
+            http_version: head.http_version,
+        })
+    }
+
+    /// Sends the request and returns as soon as the response head arrives; the body is read
+    /// on demand through [`FetchHead::body`] (or dropped unread).
+    pub async fn fetch_head(&self, req: FetchRequest) -> Result<FetchHead, FetchError> {
+        let mut started = Instant::now();
+        let url_text = req.url.to_string();
+        let invalid = |reason| FetchError::InvalidUrl {
+            url: url_text.clone(),
+            reason,
+        };
+        if !matches!(req.url.scheme(), "http" | "https") {
+            return Err(invalid("scheme is not http or https"));
+        }
+        let host = match req.url.host() {
+            Some(url::Host::Domain(d)) => d.to_ascii_lowercase(),
+            Some(url::Host::Ipv4(ip)) => ip.to_string(),
+            Some(url::Host::Ipv6(ip)) => ip.to_string(),
+            None => return Err(invalid("no host")),
+        };
+        let addrs = self.pins.get_or_pin(&self.shared, &host).await?;
+        let first = addrs.first().copied().ok_or_else(|| FetchError::Resolve {
+            host: host.clone(),
+            error: super::resolver::ResolveError::NoAddresses,
+        })?;
+        let politeness = Instant::now();
+        self.shared.throttle.acquire(&host, first).await;
+        // Our own politeness wait is not the server's time.
+        started += politeness.elapsed();
+        let deadline = started + req.timeout;
+
+        let mut url = req.url;
+        url.set_fragment(None);
+        // Credentials in a URL are never sent (removing them cannot fail for http(s) URLs).
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
+        let url_text = url.to_string();
+        let uri: Uri = url_text
+            .parse()
+            .map_err(|_| invalid("not a valid request URI"))?;
+        let mut request = http::Request::new(Full::new(req.body.unwrap_or_default()));
+        *request.method_mut() = req.method;
+        *request.uri_mut() = uri;
+        *request.headers_mut() = self.headers(req.headers);
+
+        let response = match tokio::time::timeout_at(deadline, self.http.request(request)).await {
+            Err(_) => {
+                return Err(FetchError::Timeout {
+                    url: url_text,
+                    phase: TimeoutPhase::Headers,
+                })
+            }
+            Ok(Err(err)) => {
+                let err = classify(&err, &url_text);
+                tracing::debug!(host = %host, kind = err.kind(), error = %err, "fetch failed");
+                return Err(err);
+            }
+            Ok(Ok(response)) => response,
+        };
+        let (parts, body) = response.into_parts();
+        if matches!(
+            parts.status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        ) {
+            self.shared
+                .throttle
+                .slow_down(&host, retry_after(&parts.headers));
+        }
+        let address = parts
+            .extensions
+            .get::<PeerInfo>()
+            .map(|peer| peer.addr)
+            .ok_or_else(|| FetchError::Protocol {
+                url: url_text.clone(),
+                detail: "response came over a connection without peer information".to_owned(),
+            })?;
+        Ok(FetchHead {
+            status: parts.status,
+            headers: parts.headers,
+            elapsed: started.elapsed(),
+            address,
+            http_version: parts.version,
+            body: BodyReader::new(body, req.body_cap, deadline, url_text),
+        })
+    }
+
+    fn headers(&self, given: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
+        let mut headers = HeaderMap::with_capacity(given.len() + 2);
+        for (name, value) in given {
+            if DROPPED_HEADERS.contains(&name) {
+                tracing::debug!(header = %name, "dropped a header the crawler never sends");
+                continue;
+            }
+            headers.append(name, value);
+        }
+        headers.insert(USER_AGENT, self.shared.user_agent.clone());
+        headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
+        headers
+    }
+}
+
+/// Retry-After in delta-seconds (the HTTP-date form is treated as absent).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let seconds = headers
+        .get(RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds))
+}
+
+/// Maps a pool error to a fetch error: the connector's own errors come back as they were made.
+fn classify(err: &hyper_util::client::legacy::Error, url: &str) -> FetchError {
+    let mut hyper_err = None;
+    let mut io_err = false;
+    let mut detail = String::new();
+    let mut next: Option<&(dyn std::error::Error + 'static)> = err.source();
+    while let Some(e) = next {
+        if let Some(fetch) = e.downcast_ref::<FetchError>() {
+            return match fetch {
+                FetchError::Timeout { phase, .. } => FetchError::Timeout {
+                    url: url.to_owned(),
+                    phase: *phase,
+                },
+                other => other.clone(),
+            };
+        }
+        hyper_err = hyper_err.or(e.downcast_ref::<hyper::Error>());
+        io_err |= e.is::<std::io::Error>();
+        if !detail.is_empty() {
+            detail.push_str(": ");
+        }
+        detail.push_str(&e.to_string());
+        next = e.source();
+    }
+    if detail.is_empty() {
+        detail = err.to_string();
+    }
+    let url = url.to_owned();
+    match hyper_err {
+        Some(h) if h.is_timeout() => FetchError::Timeout {
+            url,
+            phase: TimeoutPhase::Headers,
+        },
+        Some(h) if h.is_parse() || h.is_parse_status() || h.is_user() => {
+            FetchError::Protocol { url, detail }
+        }
+        Some(h) if h.is_incomplete_message() || h.is_closed() || h.is_canceled() => {
+            FetchError::Reset { url, detail }
+        }
+        _ if io_err => FetchError::Reset { url, detail },
+        _ => FetchError::Protocol { url, detail },
+    }
+}

@@ -1,0 +1,7 @@
+//! Unit and loopback tests of the network core.
+
+mod client;
+mod guard;
+mod resolver;
+mod support;
+mod throttle;

@@ -1,0 +1,201 @@
+//! Politeness: request rates per host and per IP, a cap on connections per IP, and a pause for
+//! hosts that answered 429 or 503.
+//!
+//! Limiter state is keyed (governor's DashMap store) and swept every
+//! [`NetOptions::throttle_sweep_interval`]: keys whose state is indistinguishable from a fresh
+//! one are dropped, as are connection semaphores nobody holds or waits on and expired pauses, so
+//! state stays proportional to the work in flight, not to the input. Waits use `tokio::time`
+//! (governor's own `until_key_ready` sleeps on a timer tokio cannot pause), so tests can run on
+//! a paused clock.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::nanos::Nanos;
+use governor::state::keyed::DashMapStateStore;
+use governor::{Jitter, Quota, RateLimiter};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+
+use super::error::NetError;
+use super::options::NetOptions;
+
+/// governor's clock on `tokio::time`, so a paused test clock governs the limiters too.
+#[derive(Debug, Clone, Copy)]
+struct TokioClock {
+    start: Instant,
+}
+
+impl Clock for TokioClock {
+    type Instant = Nanos;
+
+    fn now(&self) -> Nanos {
+        Nanos::from(self.start.elapsed())
+    }
+}
+
+type Keyed<K> = RateLimiter<K, DashMapStateStore<K>, TokioClock, NoOpMiddleware<Nanos>>;
+
+/// How many keys each part of the throttle holds (for tests and progress reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThrottleStats {
+    /// Hosts with live rate state.
+    pub hosts: usize,
+    /// IP addresses with live rate state.
+    pub ips: usize,
+    /// IP addresses with a connection semaphore.
+    pub connection_ips: usize,
+    /// Hosts paused after a 429/503.
+    pub slowed_hosts: usize,
+}
+
+/// Shared politeness state for the whole crawl.
+pub struct Throttle {
+    clock: TokioClock,
+    per_host: Keyed<String>,
+    per_ip: Keyed<IpAddr>,
+    connections: DashMap<IpAddr, Arc<Semaphore>>,
+    connection_cap: usize,
+    paused: DashMap<String, Instant>,
+    jitter: Duration,
+    slow_down: Duration,
+    slow_down_max: Duration,
+    sweep_every: Nanos,
+    last_sweep: AtomicU64,
+}
+
+impl std::fmt::Debug for Throttle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Throttle")
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Throttle {
+    /// Builds the limiters from validated options.
+    pub fn new(opts: &NetOptions) -> Result<Self, NetError> {
+        let clock = TokioClock {
+            start: Instant::now(),
+        };
+        let host_quota = quota("per_host_rps", opts.per_host_rps)?.allow_burst(opts.per_host_burst);
+        let ip_quota = quota("per_ip_rps", opts.per_ip_rps)?.allow_burst(opts.per_ip_burst);
+        Ok(Self {
+            clock,
+            per_host: RateLimiter::dashmap_with_clock(host_quota, clock),
+            per_ip: RateLimiter::dashmap_with_clock(ip_quota, clock),
+            connections: DashMap::new(),
+            connection_cap: opts.per_ip_connections.get(),
+            paused: DashMap::new(),
+            jitter: opts.throttle_jitter,
+            slow_down: opts.slow_down,
+            slow_down_max: opts.slow_down_max,
+            sweep_every: Nanos::from(opts.throttle_sweep_interval),
+            last_sweep: AtomicU64::new(0),
+        })
+    }
+
+    /// Waits until a request to `host` at `ip` is allowed: any 429/503 pause of the host, then
+    /// the host's rate, then the IP's rate. Consumes one request from each.
+    pub async fn acquire(&self, host: &str, ip: IpAddr) {
+        self.maybe_sweep();
+        let paused_until = self.paused.get(host).map(|entry| *entry);
+        if let Some(until) = paused_until {
+            if until > Instant::now() {
+                tokio::time::sleep_until(until).await;
+            }
+        }
+        self.wait(&self.per_host, &host.to_owned()).await;
+        self.wait(&self.per_ip, &ip).await;
+    }
+
+    async fn wait<K: std::hash::Hash + Eq + Clone>(&self, limiter: &Keyed<K>, key: &K) {
+        while let Err(not_until) = limiter.check_key(key) {
+            let wait = not_until.wait_time_from(self.clock.now());
+            let wait = if self.jitter.is_zero() {
+                wait
+            } else {
+                Jitter::up_to(self.jitter) + wait
+            };
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// A slot among the IP's concurrent connections; hold it for the connection's lifetime.
+    /// Returns `None` only if the semaphore was closed, which this type never does.
+    pub async fn connection_permit(&self, ip: IpAddr) -> Option<OwnedSemaphorePermit> {
+        self.maybe_sweep();
+        let semaphore = self
+            .connections
+            .entry(ip)
+            .or_insert_with(|| Arc::new(Semaphore::new(self.connection_cap)))
+            .clone();
+        semaphore.acquire_owned().await.ok()
+    }
+
+    /// Tells the throttle that `host` answered 429 or 503: later requests to it wait for
+    /// `retry_after` (capped), or the default pause when the answer named none.
+    pub fn slow_down(&self, host: &str, retry_after: Option<Duration>) {
+        let pause = retry_after
+            .unwrap_or(self.slow_down)
+            .min(self.slow_down_max);
+        let until = Instant::now() + pause;
+        self.paused
+            .entry(host.to_owned())
+            .and_modify(|current| *current = (*current).max(until))
+            .or_insert(until);
+    }
+
+    /// How many keys each part holds right now.
+    pub fn stats(&self) -> ThrottleStats {
+        ThrottleStats {
+            hosts: self.per_host.len(),
+            ips: self.per_ip.len(),
+            connection_ips: self.connections.len(),
+            slowed_hosts: self.paused.len(),
+        }
+    }
+
+    /// Drops idle state now (also done automatically every sweep interval).
+    pub fn sweep(&self) {
+        self.per_host.retain_recent();
+        self.per_ip.retain_recent();
+        self.per_host.shrink_to_fit();
+        self.per_ip.shrink_to_fit();
+        // A semaphore only the map holds has no permit out and no waiter: it can go.
+        self.connections
+            .retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
+        let now = Instant::now();
+        self.paused.retain(|_, until| *until > now);
+    }
+
+    fn maybe_sweep(&self) {
+        let now = self.clock.now().as_u64();
+        let last = self.last_sweep.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < self.sweep_every.as_u64() {
+            return;
+        }
+        if self
+            .last_sweep
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.sweep();
+        }
+    }
+}
+
+fn quota(field: &'static str, rps: f64) -> Result<Quota, NetError> {
+    let period = Duration::try_from_secs_f64(1.0 / rps).ok();
+    period
+        .and_then(Quota::with_period)
+        .ok_or(NetError::InvalidOption {
+            field,
+            reason: format!("{rps} requests per second gives no usable period"),
+        })
+}

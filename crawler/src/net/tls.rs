@@ -1,0 +1,49 @@
+//! The TLS client configuration: ring provider, webpki roots plus extra CA files, ALPN h2 and
+//! http/1.1. Built once and shared; no process-wide default provider is installed.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rustls::crypto::ring::default_provider;
+use rustls::{ClientConfig, RootCertStore};
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::CertificateDer;
+
+use super::error::NetError;
+
+/// ALPN protocols offered, in order of preference.
+pub const ALPN_PROTOCOLS: [&[u8]; 2] = [b"h2", b"http/1.1"];
+
+/// Builds the client configuration trusting the webpki roots and every certificate in `ca_files`.
+pub fn client_config(ca_files: &[impl AsRef<Path>]) -> Result<Arc<ClientConfig>, NetError> {
+    let mut roots = RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    for path in ca_files {
+        let path = path.as_ref();
+        let certs = CertificateDer::pem_file_iter(path)
+            .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+            .map_err(|source| NetError::CaFile {
+                path: path.to_owned(),
+                source,
+            })?;
+        if certs.is_empty() {
+            return Err(NetError::CaFile {
+                path: path.to_owned(),
+                source: rustls_pki_types::pem::Error::NoItemsFound,
+            });
+        }
+        for cert in certs {
+            roots.add(cert).map_err(|source| NetError::CaCertificate {
+                path: path.to_owned(),
+                source,
+            })?;
+        }
+    }
+    let mut config = ClientConfig::builder_with_provider(Arc::new(default_provider()))
+        .with_safe_default_protocol_versions()
+        .map_err(|source| NetError::Tls { source })?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = ALPN_PROTOCOLS.iter().map(|p| p.to_vec()).collect();
+    Ok(Arc::new(config))
+}
