@@ -6,5 +6,6 @@ pub mod error;
 pub mod input;
 pub mod net;
 pub mod run;
+pub mod scan;
 
 pub use error::{ConfigError, Error, InputError};

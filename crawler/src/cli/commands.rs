@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -10,7 +11,9 @@ use mcpcensus_store::{new_run_id, now_ms, RunManifest, RunStatus, Store};
 use super::args::*;
 use crate::config::{defaults, Config};
 use crate::input::{Exclusions, LineReader, Planner, Source};
-use crate::run::{self, CrawlJob, Ending, ProgressMode, Shutdown};
+use crate::net::Net;
+use crate::run::{self, CrawlJob, Ending, ProgressMode, Scanner, Shutdown};
+use crate::scan::{ScanSettings, SiteScanner};
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
 pub const EXIT_INCOMPLETE: u8 = 3;
@@ -41,12 +44,6 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
     if config.clickhouse.url.is_some() {
         return not_yet("--clickhouse", "the ClickHouse issue (7)");
     }
-    if !args.dry_run {
-        bail!(
-            "this build cannot scan yet (the network core lands with issue 3); \
-             use --dry-run to check a list"
-        );
-    }
     let sources: Vec<Source> = args.inputs.iter().map(|a| Source::parse(a)).collect();
     if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
         bail!("standard input (-) can be read only once");
@@ -58,7 +55,12 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
             }
         }
     }
-    let exclusions = Exclusions::load(&config.input.exclude)?;
+    let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
+    let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
+        None
+    } else {
+        Some(Arc::new(build_scanner(&config, exclusions.clone())?))
+    };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
     let run_id = new_run_id();
@@ -76,7 +78,7 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         reader: LineReader::new(sources),
         planner: Planner::new(config.input.shard, exclusions),
         total_bytes,
-        scanner: None,
+        scanner,
         sink: Box::new(writer),
         concurrency: config.crawl.concurrency.get(),
         max_duration: config.max_duration()?,
@@ -111,6 +113,18 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         Ending::MaxDuration => ExitCode::from(EXIT_INCOMPLETE),
         Ending::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
     })
+}
+
+/// The network and the scanner, from the configuration.
+pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Result<SiteScanner> {
+    let net = Net::new(config.net_options()?).context("setting up the network")?;
+    let settings = ScanSettings {
+        site_deadline: Duration::from_secs(config.crawl.site_deadline_secs),
+        document_cap: config.crawl.document_cap_bytes.get(),
+        tools_cap: config.crawl.tools_cap.get(),
+        probe: config.crawl.probe,
+    };
+    Ok(SiteScanner::new(net, settings, exclusions))
 }
 
 /// The config as recorded in the manifest: never a secret.

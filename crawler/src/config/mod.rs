@@ -1,6 +1,7 @@
 //! Configuration: defaults, the TOML file and validation. Command-line flags override it.
 
 pub mod defaults;
+mod net;
 mod settings;
 #[cfg(test)]
 mod tests;

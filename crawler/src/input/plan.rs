@@ -2,6 +2,7 @@
 //! (blank, comment, duplicate, another shard), and counts every line so none is lost.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -53,13 +54,13 @@ impl InputCounts {
 #[derive(Debug)]
 pub struct Planner {
     shard: Shard,
-    exclusions: Exclusions,
+    exclusions: Arc<Exclusions>,
     dedupe: Dedupe,
     counts: InputCounts,
 }
 
 impl Planner {
-    pub fn new(shard: Shard, exclusions: Exclusions) -> Planner {
+    pub fn new(shard: Shard, exclusions: Arc<Exclusions>) -> Planner {
         Planner {
             shard,
             exclusions,

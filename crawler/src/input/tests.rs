@@ -174,7 +174,7 @@ fn shard_parses_and_splits_by_registrable_domain() {
         );
     }
     // A site and its subdomains share a shard because they share a registrable domain.
-    let mut planner = Planner::new(shards[0], Exclusions::default());
+    let mut planner = Planner::new(shards[0], Default::default());
     let a = matches!(
         planner.plan(RawLine::Text("www.example.com")),
         Planned::Scan(_)
@@ -215,7 +215,7 @@ fn exclusion_file_rejects_bad_lines() {
 #[test]
 fn planner_accounts_for_every_line() {
     let ex = Exclusions::from_domains(["blocked.com".to_owned()]);
-    let mut planner = Planner::new(Shard::ALL, ex);
+    let mut planner = Planner::new(Shard::ALL, std::sync::Arc::new(ex));
     let lines = [
         "example.com",
         "EXAMPLE.com",

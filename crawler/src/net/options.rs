@@ -18,7 +18,7 @@ use super::error::NetError;
 pub const DEFAULT_USER_AGENT: &str = concat!(
     "mcpcensus/",
     env!("CARGO_PKG_VERSION"),
-    " (+https://github.com/mcpcensus/mcpcensus; measurement of MCP adoption)"
+    " (+https://github.com/mcpcensus/mcpcensus/blob/main/docs/bot.md)"
 );
 /// Time allowed to open a TCP connection (across all of a host's addresses).
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -2,4 +2,5 @@
 //! simulated web on loopback.
 
 mod cli;
+mod network;
 mod util;

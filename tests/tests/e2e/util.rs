@@ -25,3 +25,65 @@ pub fn only_run(dir: &Path) -> (mcpcensus_store::RunManifest, Vec<Record>) {
         .collect();
     (runs[0].clone(), records)
 }
+
+/// A crawl of a simulated web: writes the list, runs `mcpcensus crawl` with the web's DNS
+/// server and CA, and returns the exit code, the run manifest and the records.
+pub struct WebCrawl {
+    pub dir: tempfile::TempDir,
+}
+
+impl WebCrawl {
+    pub fn new() -> WebCrawl {
+        WebCrawl {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> String {
+        self.dir.path().join(name).to_str().unwrap().to_owned()
+    }
+
+    /// Runs the crawl over `inputs` (lines) with `extra` flags; `allow_loopback` adds
+    /// `--allow-net 127.0.0.0/8 --allow-net ::1/128`.
+    pub async fn run(
+        &self,
+        web: &mcpcensus_simweb::SimWeb,
+        inputs: &[String],
+        allow_loopback: bool,
+        extra: &[&str],
+    ) -> (ExitCode, mcpcensus_store::RunManifest, Vec<Record>) {
+        let list = self.path("list.txt");
+        std::fs::write(&list, inputs.join("\n")).unwrap();
+        let ca = self.path("ca.pem");
+        web.write_ca_pem(&ca).unwrap();
+        let out = self.path("store");
+        let _ = std::fs::remove_dir_all(&out);
+        let dns = web.dns_addr().to_string();
+        let mut args: Vec<&str> = vec![
+            "crawl",
+            &list,
+            "--quiet",
+            "--out",
+            &out,
+            "--resolver",
+            &dns,
+            "--ca-file",
+            &ca,
+        ];
+        if allow_loopback {
+            args.extend(["--allow-net", "127.0.0.0/8", "--allow-net", "::1/128"]);
+        }
+        args.extend(extra);
+        let code = mcpcensus(&args).await.unwrap();
+        let (manifest, records) = only_run(Path::new(&out));
+        (code, manifest, records)
+    }
+}
+
+/// The record for an origin.
+pub fn record_for<'a>(records: &'a [Record], origin: &str) -> &'a Record {
+    records
+        .iter()
+        .find(|r| r.origin.as_deref() == Some(origin))
+        .unwrap_or_else(|| panic!("no record for {origin}"))
+}

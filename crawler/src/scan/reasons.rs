@@ -1,0 +1,27 @@
+//! Outcome reasons in words a site owner understands.
+
+use crate::net::{FetchError, ResolveError};
+
+pub fn resolve(error: &ResolveError) -> String {
+    match error {
+        ResolveError::NxDomain => "DNS: the domain does not exist (NXDOMAIN)".into(),
+        ResolveError::ServFail => "DNS: the name server failed (SERVFAIL)".into(),
+        ResolveError::Timeout => "DNS: no answer in time".into(),
+        ResolveError::NoAddresses => "DNS: the name has no A or AAAA records".into(),
+        ResolveError::Other(detail) => format!("DNS: {detail}"),
+    }
+}
+
+/// Why a request got no answer, for the verdict text.
+pub fn no_answer(error: &FetchError) -> String {
+    match error {
+        FetchError::Guard {
+            address, refusal, ..
+        } => {
+            format!("refused by the address guard: {address} is {refusal}")
+        }
+        FetchError::Resolve { error, .. } => resolve(error),
+        FetchError::Timeout { phase, .. } => format!("no answer: timed out ({phase})"),
+        other => format!("no answer: {other}"),
+    }
+}

@@ -1,0 +1,122 @@
+//! The per-site scan: resolve and guard, discovery, the capped session; all under the site
+//! deadline. Every failure ends as an outcome in the record, never as an error.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpcensus_store::{Outcome, Record};
+use tokio::time::Instant;
+use url::Url;
+
+use super::reasons;
+use super::site::SiteScan;
+use crate::config::Probe;
+use crate::input::Exclusions;
+use crate::net::Net;
+use crate::run::{ScanFuture, Scanner, SiteJob};
+
+/// What a scan needs besides the network.
+#[derive(Debug, Clone)]
+pub struct ScanSettings {
+    pub site_deadline: Duration,
+    pub document_cap: usize,
+    pub tools_cap: usize,
+    pub probe: Probe,
+}
+
+#[derive(Debug, Clone)]
+pub struct SiteScanner {
+    net: Net,
+    settings: ScanSettings,
+    exclusions: Arc<Exclusions>,
+}
+
+impl SiteScanner {
+    pub fn new(net: Net, settings: ScanSettings, exclusions: Arc<Exclusions>) -> SiteScanner {
+        SiteScanner {
+            net,
+            settings,
+            exclusions,
+        }
+    }
+
+    pub fn exclusions(&self) -> &Exclusions {
+        &self.exclusions
+    }
+
+    pub async fn scan_site(&self, job: &SiteJob, run_id: &str) -> Record {
+        let started = Instant::now();
+        let deadline = started + self.settings.site_deadline;
+        let record = job.record(run_id, Outcome::NotMeasured, "");
+        let origin = match Url::parse(&job.target.origin) {
+            Ok(u) => u,
+            Err(e) => {
+                let mut r = record;
+                r.outcome = Outcome::InvalidInput;
+                r.outcome_reason = format!("origin does not parse: {e}");
+                return r;
+            }
+        };
+        let mut site = SiteScan::new(record, self.net.site_client(), deadline, origin);
+        let finished = tokio::time::timeout_at(deadline, self.steps(&mut site)).await;
+        if finished.is_err() || site.hit_deadline {
+            let secs = self.settings.site_deadline.as_secs();
+            site.set_verdict(
+                Outcome::NotMeasured,
+                format!("the site deadline ({secs} s) passed before the scan finished"),
+            );
+        }
+        site.record.timings.total_ms =
+            u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+        site.record
+    }
+
+    async fn steps(&self, site: &mut SiteScan) {
+        let resolve_started = Instant::now();
+        let host = site.record.host.clone().unwrap_or_default();
+        let addresses = match self.net.resolver().resolve(&host).await {
+            Ok(a) => a,
+            Err(e) => {
+                site.set_verdict(Outcome::Unreachable, reasons::resolve(&e));
+                return;
+            }
+        };
+        site.record.timings.resolve_ms = Some(ms(resolve_started.elapsed()));
+        site.record.addresses = addresses.iter().map(|a| a.to_string()).collect();
+        let refusals: Vec<_> = addresses
+            .iter()
+            .filter_map(|ip| self.net.guard().check(*ip).err().map(|r| (*ip, r)))
+            .collect();
+        if refusals.len() == addresses.len() {
+            if let Some((ip, refusal)) = refusals.first() {
+                site.set_verdict(
+                    Outcome::NotMeasured,
+                    format!("refused by the address guard: {ip} is {refusal}"),
+                );
+                return;
+            }
+        }
+        let discovery_started = Instant::now();
+        let home = site.origin.clone();
+        let cap = self.settings.document_cap;
+        if let Err(e) = site.get(&home, "home", cap, site.remaining()).await {
+            site.set_verdict(Outcome::Unreachable, reasons::no_answer(&e));
+            return;
+        }
+        site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
+        site.set_verdict(
+            Outcome::NotMeasured,
+            "MCP discovery is not part of this build yet: the site was reached, nothing measured",
+        );
+    }
+}
+
+fn ms(d: Duration) -> u32 {
+    u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
+}
+
+impl Scanner for SiteScanner {
+    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
+        Box::pin(self.scan_site(job, run_id))
+    }
+}

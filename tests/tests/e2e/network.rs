@@ -1,0 +1,266 @@
+//! The network core end to end: guard, politeness, deadlines, caps and scale, asserted from
+//! the simulated web's side.
+
+use std::net::IpAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcpcensus_simweb::{DnsRule, Reply, SimWeb, Site};
+use mcpcensus_store::Outcome;
+
+use crate::util::{record_for, WebCrawl};
+
+fn home() -> Reply {
+    Reply::html("<!doctype html><title>home</title>")
+}
+
+#[tokio::test]
+async fn guard_refuses_loopback_unless_allowed() {
+    let web = SimWeb::builder()
+        .site(Site::new("local.test").route("/", home()))
+        .dns(DnsRule::addrs(
+            "mapped.test",
+            ["::ffff:127.0.0.1".parse::<IpAddr>().unwrap()],
+        ))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs = vec![
+        web.input("local.test"),
+        format!("mapped.test:{}", web.port()),
+    ];
+    let (code, _, records) = crawl.run(&web, &inputs, false, &[]).await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let local = record_for(&records, &web.origin("local.test"));
+    assert_eq!(local.outcome, Outcome::NotMeasured);
+    assert!(
+        local
+            .outcome_reason
+            .starts_with("refused by the address guard: 127.0.0.1 is loopback"),
+        "{}",
+        local.outcome_reason
+    );
+    assert_eq!(local.addresses, ["127.0.0.1"]);
+    assert!(local.requests.is_empty());
+    let mapped = record_for(&records, &format!("https://mapped.test:{}", web.port()));
+    assert_eq!(mapped.outcome, Outcome::NotMeasured);
+    assert!(
+        mapped
+            .outcome_reason
+            .contains("refused by the address guard"),
+        "{}",
+        mapped.outcome_reason
+    );
+    assert!(
+        mapped.outcome_reason.contains("IPv4-mapped"),
+        "{}",
+        mapped.outcome_reason
+    );
+    assert_eq!(
+        web.total_requests(),
+        0,
+        "the guard must refuse before any connection"
+    );
+    assert_eq!(web.connections(IpAddr::from([127, 0, 0, 1])).accepted, 0);
+
+    // The same site with --allow-net is scanned.
+    let (_, _, records) = crawl.run(&web, &inputs[..1], true, &[]).await;
+    let local = record_for(&records, &web.origin("local.test"));
+    assert_ne!(
+        local.outcome,
+        Outcome::Unreachable,
+        "{}",
+        local.outcome_reason
+    );
+    assert!(
+        !local.outcome_reason.contains("guard"),
+        "{}",
+        local.outcome_reason
+    );
+    assert_eq!(web.request_count("local.test"), 1);
+    assert_eq!(local.requests[0].status, Some(200));
+}
+
+#[tokio::test]
+async fn dns_failures_are_unreachable_with_their_reason() {
+    let web = SimWeb::builder()
+        .dns(DnsRule::servfail("broken.test"))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let port = web.port();
+    let inputs = vec![
+        format!("broken.test:{port}"),
+        format!("missing.test:{port}"),
+    ];
+    let (_, _, records) = crawl.run(&web, &inputs, true, &[]).await;
+    let broken = record_for(&records, &format!("https://broken.test:{port}"));
+    assert_eq!(broken.outcome, Outcome::Unreachable);
+    assert!(
+        broken.outcome_reason.contains("SERVFAIL"),
+        "{}",
+        broken.outcome_reason
+    );
+    let missing = record_for(&records, &format!("https://missing.test:{port}"));
+    assert_eq!(missing.outcome, Outcome::Unreachable);
+    assert!(
+        missing.outcome_reason.contains("NXDOMAIN"),
+        "{}",
+        missing.outcome_reason
+    );
+}
+
+#[tokio::test]
+async fn per_ip_rate_holds_for_sites_sharing_an_address() {
+    // 100 sites share 127.0.0.2; 100 others each have their own address.
+    let mut builder = SimWeb::builder();
+    let mut shared = Vec::new();
+    for i in 0..100 {
+        let name = format!("shared{i}.test");
+        builder = builder.site(Site::new(&name).ip([127, 0, 0, 2]).route("/", home()));
+        shared.push(name);
+    }
+    let mut own = Vec::new();
+    for i in 0..100u8 {
+        let name = format!("own{i}.test");
+        builder = builder.site(Site::new(&name).ip([127, 0, 1, i + 1]).route("/", home()));
+        own.push(name);
+    }
+    let web = builder.start().await.unwrap();
+    let crawl = WebCrawl::new();
+    let inputs: Vec<String> = shared.iter().chain(&own).map(|h| web.input(h)).collect();
+    let rate = 25.0;
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &inputs,
+            true,
+            &["--per-ip-rps", "25", "--concurrency", "200"],
+        )
+        .await;
+    assert_eq!(records.len(), 200);
+    let mut times: Vec<Duration> = shared
+        .iter()
+        .flat_map(|h| web.requests(h))
+        .map(|r| r.at.duration_since(web.started_at()))
+        .collect();
+    times.sort();
+    assert_eq!(times.len(), 100);
+    // Past the initial burst, arrivals at the shared address keep to the per-IP rate.
+    let burst = 20;
+    let span = (times[99] - times[burst]).as_secs_f64();
+    let observed = (99 - burst) as f64 / span;
+    assert!(
+        observed <= rate * 1.10 && observed >= rate * 0.90,
+        "observed {observed:.1} requests/s at the shared IP, want {rate} ± 10%"
+    );
+    // The sites with their own address were not held back by the shared one.
+    let own_last = own
+        .iter()
+        .flat_map(|h| web.requests(h))
+        .map(|r| r.at.duration_since(web.started_at()))
+        .max()
+        .unwrap();
+    assert!(
+        own_last < times[99],
+        "own-IP sites finished after the shared ones"
+    );
+}
+
+#[tokio::test]
+async fn a_trickling_server_is_cut_at_the_site_deadline_and_the_run_goes_on() {
+    let web = SimWeb::builder()
+        .site(
+            Site::new("slow.test").route(
+                "/",
+                home()
+                    .body(vec![b'x'; 100])
+                    .trickle(1, Duration::from_secs(1)),
+            ),
+        )
+        .site(Site::new("fast.test").route("/", home()))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs = vec![web.input("slow.test"), web.input("fast.test")];
+    let started = std::time::Instant::now();
+    let (_, _, records) = crawl
+        .run(&web, &inputs, true, &["--site-deadline", "3"])
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        started.elapsed()
+    );
+    let slow = record_for(&records, &web.origin("slow.test"));
+    assert_eq!(slow.outcome, Outcome::NotMeasured);
+    assert!(
+        slow.outcome_reason.contains("site deadline (3 s)"),
+        "{}",
+        slow.outcome_reason
+    );
+    assert!(
+        slow.timings.total_ms >= 2900 && slow.timings.total_ms < 5000,
+        "{}",
+        slow.timings.total_ms
+    );
+    let fast = record_for(&records, &web.origin("fast.test"));
+    assert_eq!(fast.requests[0].status, Some(200));
+}
+
+#[tokio::test]
+async fn a_ten_megabyte_body_is_cut_at_the_cap() {
+    let web = SimWeb::builder()
+        .site(Site::new("huge.test").route("/", Reply::huge(10 * 1024 * 1024)))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let (_, _, records) = crawl.run(&web, &[web.input("huge.test")], true, &[]).await;
+    let huge = record_for(&records, &web.origin("huge.test"));
+    let home = &huge.requests[0];
+    assert_eq!(home.status, Some(200));
+    assert_eq!(
+        home.bytes,
+        256 * 1024,
+        "read exactly up to the document cap"
+    );
+    assert_eq!(home.error.as_deref(), Some("body cut at the size cap"));
+}
+
+#[tokio::test]
+async fn two_thousand_sites_at_concurrency_two_thousand_get_one_record_each() {
+    let mut builder = SimWeb::builder();
+    let mut names = Vec::new();
+    for i in 0..2000u32 {
+        let name = format!("s{i}.test");
+        let ip = [127, 0, 2 + (i / 250) as u8, (i % 250) as u8 + 1];
+        builder = builder.site(Site::new(&name).ip(ip).route("/", home()));
+        names.push(name);
+    }
+    let web = builder.start().await.unwrap();
+    let crawl = WebCrawl::new();
+    let inputs: Vec<String> = names.iter().map(|h| web.input(h)).collect();
+    let (code, manifest, records) = crawl
+        .run(
+            &web,
+            &inputs,
+            true,
+            &["--concurrency", "2000", "--per-ip-rps", "1000"],
+        )
+        .await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(records.len(), 2000);
+    let mut origins: Vec<&str> = records.iter().filter_map(|r| r.origin.as_deref()).collect();
+    origins.sort();
+    origins.dedup();
+    assert_eq!(origins.len(), 2000, "one record per site");
+    let reached = records
+        .iter()
+        .filter(|r| r.requests.first().and_then(|q| q.status) == Some(200));
+    assert_eq!(reached.count(), 2000);
+    assert_eq!(manifest.counts["records_written"], 2000);
+}
