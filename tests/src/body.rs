@@ -64,10 +64,16 @@ impl ReplyBody {
             Kind::Body(bytes) => Source::Bytes(bytes.clone()),
             Kind::Huge(len) => Source::Huge(*len),
             Kind::Sse(events) => Source::Sse(Arc::clone(events)),
-            Kind::Reset | Kind::Hang | Kind::Handler(_) => return Self::full(Bytes::new()),
+            Kind::Live(live) => match live.take() {
+                Some(rx) => Source::Live(rx),
+                None => return Self::full(Bytes::new()),
+            },
+            Kind::Reset | Kind::Hang | Kind::Handler(_) | Kind::AsyncHandler(_) => {
+                return Self::full(Bytes::new())
+            }
         };
         let len = match (&source, reply.chunked || reply.keep_open) {
-            (_, true) | (Source::Sse(_), _) => None,
+            (_, true) | (Source::Sse(_) | Source::Live(_), _) => None,
             (Source::Bytes(b), false) => Some(b.len() as u64),
             (Source::Huge(n), false) => Some(*n),
         };
@@ -126,6 +132,7 @@ enum Source {
     Bytes(Bytes),
     Huge(u64),
     Sse(Arc<[SseEvent]>),
+    Live(mpsc::Receiver<Piece>),
 }
 
 /// Sends a body piece by piece, applying trickle and abort.
@@ -193,6 +200,20 @@ impl Producer {
                 }
                 Ok(())
             }
+            Source::Live(mut rx) => loop {
+                let piece = tokio::select! {
+                    _ = self.tx.closed() => return Err(Stop::ClientGone),
+                    piece = rx.recv() => piece,
+                };
+                match piece {
+                    None => return Ok(()),
+                    Some(Ok(bytes)) => self.send(bytes).await?,
+                    Some(Err(e)) => {
+                        let _ = self.tx.send(Err(e)).await;
+                        return Err(Stop::Aborted);
+                    }
+                }
+            },
         }
     }
 

@@ -2,7 +2,9 @@
 //!
 //! Every listener binds loopback addresses only (127.0.0.0/8 and ::1); all sites share one port
 //! number across those addresses, so the crawler can be given `host.test:PORT` and resolve the
-//! host through [`SimWeb::dns_addr`], trusting [`SimWeb::ca_pem`].
+//! host through [`SimWeb::dns_addr`], trusting [`SimWeb::ca_pem`]. Ready-made MCP servers
+//! (2025 and 2026 dialects, legacy SSE, OAuth metadata, a proxy to a real server) live in
+//! [`mcp`].
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), mcpcensus_simweb::Error> {
@@ -31,6 +33,7 @@ mod config;
 pub mod demo;
 mod dns;
 mod error;
+pub mod mcp;
 mod record;
 mod registry;
 mod reply;
@@ -48,7 +51,7 @@ pub use config::*;
 pub use dns::{DnsBehaviour, DnsRule};
 pub use error::Error;
 pub use record::{ConnStats, RecordLimits, RecordedRequest, OVERFLOW_HOST};
-pub use reply::{Handler, Reply, RpcCall, HANG_LIMIT};
+pub use reply::{AsyncHandler, Handler, LivePiece, Reply, ReplyFuture, RpcCall, HANG_LIMIT};
 pub use site::{CertMode, Scheme, Site};
 pub use sse::SseEvent;
 pub use web::{SimWeb, SimWebBuilder};

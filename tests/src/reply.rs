@@ -1,17 +1,40 @@
 //! Declarative replies: status, headers, body and the faults that can be layered on them.
 
 use std::fmt;
-use std::sync::Arc;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
 use serde_json::{json, Value};
+use tokio::sync::mpsc;
 
 use crate::record::RecordedRequest;
 use crate::sse::SseEvent;
 
 /// A scripted answer computed from the request (the body is already read, up to the cap).
 pub type Handler = Arc<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
+
+/// The future an [`AsyncHandler`] returns.
+pub type ReplyFuture = Pin<Box<dyn Future<Output = Reply> + Send>>;
+
+/// A scripted answer computed asynchronously (e.g. by asking an upstream server).
+pub type AsyncHandler = Arc<dyn Fn(Arc<RecordedRequest>) -> ReplyFuture + Send + Sync>;
+
+/// One piece of a live body: bytes to send, or an error that aborts the body.
+pub type LivePiece = Result<Bytes, std::io::Error>;
+
+/// The receiving end of a live body, taken by the first response that uses it.
+#[derive(Clone)]
+pub(crate) struct LiveSource(Arc<Mutex<Option<mpsc::Receiver<LivePiece>>>>);
+
+impl LiveSource {
+    /// The receiver, if no response took it yet.
+    pub(crate) fn take(&self) -> Option<mpsc::Receiver<LivePiece>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
 
 /// How long [`Reply::hang`] waits before giving up (the connection is normally gone long before).
 pub const HANG_LIMIT: Duration = Duration::from_secs(3600);
@@ -31,6 +54,10 @@ pub(crate) enum Kind {
     Hang,
     /// Compute the reply from the request.
     Handler(Handler),
+    /// Compute the reply from the request, asynchronously.
+    AsyncHandler(AsyncHandler),
+    /// Bytes pushed through a channel while the response is open.
+    Live(LiveSource),
 }
 
 /// A declarative HTTP answer. Build with a constructor, then chain modifiers:
@@ -63,6 +90,8 @@ impl fmt::Debug for Reply {
             Kind::Reset => "reset".into(),
             Kind::Hang => "hang".into(),
             Kind::Handler(_) => "handler".into(),
+            Kind::AsyncHandler(_) => "async handler".into(),
+            Kind::Live(_) => "live".into(),
         };
         f.debug_struct("Reply")
             .field("status", &self.status)
@@ -154,6 +183,34 @@ impl Reply {
         F: Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
     {
         Self::with_kind(0, Kind::Handler(Arc::new(f)))
+    }
+
+    /// Like [`Reply::handler`], but the answer is computed by a future (followed like a
+    /// handler; dropped when the client leaves or the web shuts down).
+    pub fn handler_async<F, Fut>(f: F) -> Self
+    where
+        F: Fn(Arc<RecordedRequest>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Reply> + Send + 'static,
+    {
+        Self::with_kind(
+            0,
+            Kind::AsyncHandler(Arc::new(move |req| Box::pin(f(req)) as ReplyFuture)),
+        )
+    }
+
+    /// 200 with a body made of the pieces received on `rx`, sent as they come; the body ends
+    /// when every sender is dropped (or aborts on an `Err` piece). Senders see the channel
+    /// closed once the client leaves. The receiver is taken by the first response that uses
+    /// this reply: a clone used again answers an empty body. Set the content type yourself.
+    pub fn live(rx: mpsc::Receiver<LivePiece>) -> Self {
+        Self::with_kind(200, Kind::Live(LiveSource(Arc::new(Mutex::new(Some(rx))))))
+    }
+
+    /// [`Reply::live`] as `text/event-stream` with `Cache-Control: no-cache`.
+    pub fn live_sse(rx: mpsc::Receiver<LivePiece>) -> Self {
+        Self::live(rx)
+            .content_type("text/event-stream")
+            .header("cache-control", "no-cache")
     }
 
     /// A JSON-RPC endpoint: the body is parsed as JSON and handed to `f`; a body that is not
@@ -265,7 +322,7 @@ impl Reply {
 
     /// Whether this reply computes its answer from the request.
     pub fn is_handler(&self) -> bool {
-        matches!(self.kind, Kind::Handler(_))
+        matches!(self.kind, Kind::Handler(_) | Kind::AsyncHandler(_))
     }
 }
 

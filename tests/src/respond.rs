@@ -62,10 +62,17 @@ pub(crate) async fn respond(
     let mut reply = site.reply_for(&recorded.method, &recorded.path).clone();
     drop(site);
     for _ in 0..MAX_HANDLER_DEPTH {
-        let Kind::Handler(handler) = &reply.kind else {
-            break;
+        reply = match &reply.kind {
+            Kind::Handler(handler) => handler(&recorded),
+            Kind::AsyncHandler(handler) => {
+                let future = handler(Arc::clone(&recorded));
+                tokio::select! {
+                    _ = shared.cancel.cancelled() => return Err(ResetByScript),
+                    next = future => next,
+                }
+            }
+            _ => break,
         };
-        reply = handler(&recorded);
     }
     if !reply.head_delay.is_zero() {
         tokio::time::sleep(reply.head_delay).await;
@@ -76,8 +83,10 @@ pub(crate) async fn respond(
             tokio::time::sleep(HANG_LIMIT).await;
             Err(ResetByScript)
         }
-        Kind::Handler(_) => Ok(plain(500, "simweb: handlers nested too deep")),
-        Kind::Body(_) | Kind::Huge(_) | Kind::Sse(_) => Ok(build(&reply, &shared)),
+        Kind::Handler(_) | Kind::AsyncHandler(_) => {
+            Ok(plain(500, "simweb: handlers nested too deep"))
+        }
+        Kind::Body(_) | Kind::Huge(_) | Kind::Sse(_) | Kind::Live(_) => Ok(build(&reply, &shared)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! trusts only the test CA, and with hickory-proto DNS queries.
 
 mod bodies;
-mod client;
+pub(crate) mod client;
 mod dns;
 mod records;
 mod routes;
