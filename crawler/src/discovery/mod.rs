@@ -1,0 +1,39 @@
+//! Discovery, the pure part: where MCP documents live, how they are read, and which endpoint a
+//! scan opens. Nothing here does I/O: the scan fetches, these functions judge what it fetched
+//! (seed 000 for the endpoint choice, seed 002 for the discovery source).
+
+mod card;
+mod catalog;
+mod document;
+mod endpoint;
+mod links;
+mod mcp_path;
+mod paths;
+mod site;
+mod source;
+
+pub use card::{
+    parse_card, parse_card_value, CardShape, LegacyTransport, ParsedCard, Remote, RemoteRef,
+    RemoteSource, RemoteTransport, ServerInfo, ToolEntry,
+};
+pub use catalog::{
+    catalog_items, parse_catalog, CatalogEntry, CatalogItem, CatalogWalk, EntryKind, EntryProblem,
+    ParsedCatalog, TypeKey, WalkStep, MAX_CATALOG_CARD_FETCHES, MAX_CATALOG_DEPTH,
+    MAX_CATALOG_FETCHES,
+};
+pub use document::{media_type, DocumentParse, Field, JsonKind};
+pub use endpoint::{select_endpoint, Candidate, EndpointChoice, RejectReason};
+pub use links::{
+    home_links, links_from_headers, links_from_html, parse_link_header, FoundLink, LinkKind,
+    LinkValue, HTML_SCAN_LIMIT,
+};
+pub use mcp_path::{
+    judge_mcp_body, judge_mcp_get, judge_mcp_head, HeadVerdict, McpSignal, NoSignalReason,
+    MCP_PATH_BODY_LIMIT,
+};
+pub use paths::*;
+pub use site::{Placement, Site};
+pub use source::{discovery_source, DiscoverySource, SourceHits};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,80 @@
+//! Where discovery looks, in the order the seeds take the documents, and what a discovery GET
+//! sends.
+
+use mcpcensus_store::DiscoveredVia;
+use url::Url;
+
+/// The card path third-party scanners and sites settled on (Cloudflare, Mintlify).
+pub const SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card.json";
+/// The folk manifest that predates cards; seed 002 reports it, seed 000 reads it as a card.
+pub const MCP_JSON_PATH: &str = "/.well-known/mcp.json";
+/// The path in the card extension's first schema.
+pub const DASHED_SERVER_CARD_PATH: &str = "/.well-known/mcp-server-card.json";
+/// The path from the SEP-2127 review (IANA suffix `mcp`), without an extension.
+pub const BARE_SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card";
+/// The older card locations, in the order the scan requests them.
+pub const LEGACY_CARD_PATHS: [&str; 3] = [
+    MCP_JSON_PATH,
+    DASHED_SERVER_CARD_PATH,
+    BARE_SERVER_CARD_PATH,
+];
+/// Every card location, in seed 000's order: the current path before the legacy ones.
+pub const CARD_PATHS: [&str; 4] = [
+    SERVER_CARD_PATH,
+    MCP_JSON_PATH,
+    DASHED_SERVER_CARD_PATH,
+    BARE_SERVER_CARD_PATH,
+];
+pub const AI_CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
+/// Requested with one plain GET (seed 000).
+pub const MCP_PATH: &str = "/mcp";
+/// Appended to an endpoint URL: where the card extension recommends hosting the card.
+pub const ENDPOINT_SERVER_CARD_SUFFIX: &str = "/server-card";
+
+/// The `Accept` of seed 000's reproduction, sent on every discovery GET: the homepage, the
+/// card paths, the catalog, catalog-listed cards and `/mcp`.
+///
+/// The card extension says clients SHOULD send `Accept: application/mcp-server-card+json`; we
+/// do not. A server that negotiates content could answer the two differently, and our verdicts
+/// have to match the reference scanner's on the same site. The `*/*;q=0.7` still admits any
+/// JSON type, and static card files ignore `Accept` anyway.
+pub const DISCOVERY_ACCEPT: &str =
+    "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.7";
+pub const DISCOVERY_ACCEPT_LANGUAGE: &str = "en";
+/// The headers of a discovery GET, beside the user agent the client sets.
+pub const DISCOVERY_HEADERS: [(&str, &str); 2] = [
+    ("accept", DISCOVERY_ACCEPT),
+    ("accept-language", DISCOVERY_ACCEPT_LANGUAGE),
+];
+
+/// The card's media type (for the audit's content-type checks; not sent, see above).
+pub const SERVER_CARD_MEDIA_TYPE: &str = "application/mcp-server-card+json";
+pub const AI_CATALOG_MEDIA_TYPE: &str = "application/ai-catalog+json";
+pub const A2A_AGENT_CARD_MEDIA_TYPE: &str = "application/a2a-agent-card+json";
+
+/// How an endpoint found in a card at `path` is recorded, or `None` for a path that is not a
+/// card location.
+pub fn card_via(path: &str) -> Option<DiscoveredVia> {
+    if path == SERVER_CARD_PATH {
+        Some(DiscoveredVia::ServerCard)
+    } else if LEGACY_CARD_PATHS.contains(&path) {
+        Some(DiscoveredVia::LegacyCard)
+    } else {
+        None
+    }
+}
+
+/// `<endpoint>/server-card`: `https://host/mcp` gives `https://host/mcp/server-card`. A
+/// trailing slash is not doubled; the query and fragment are dropped (the card names a
+/// resource under the endpoint's path, not a variant of the endpoint request).
+pub fn endpoint_server_card_url(endpoint: &Url) -> Url {
+    let mut url = endpoint.clone();
+    url.set_query(None);
+    url.set_fragment(None);
+    let path = format!(
+        "{}{ENDPOINT_SERVER_CARD_SUFFIX}",
+        endpoint.path().trim_end_matches('/')
+    );
+    url.set_path(&path);
+    url
+}

@@ -1,0 +1,15 @@
+//! Discovery unit tests, one file per module under test.
+
+mod card;
+mod catalog;
+mod endpoint;
+mod links;
+mod mcp_path;
+mod paths;
+mod source;
+
+use url::Url;
+
+fn url(text: &str) -> Url {
+    Url::parse(text).unwrap()
+}
