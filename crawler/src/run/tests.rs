@@ -19,7 +19,7 @@ fn job(sources: Vec<Source>, scanner: Option<Arc<dyn Scanner>>, sink: MemorySink
         reader: LineReader::new(sources),
         planner: Planner::new(
             Shard::ALL,
-            Exclusions::from_domains(["blocked.test".to_owned()]),
+            Arc::new(Exclusions::from_domains(["blocked.test".to_owned()])),
         ),
         total_bytes: None,
         scanner,
