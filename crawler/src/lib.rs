@@ -8,5 +8,6 @@ pub mod input;
 pub mod net;
 pub mod run;
 pub mod scan;
+pub mod session;
 
 pub use error::{ConfigError, Error, InputError};

@@ -1,0 +1,40 @@
+//! The capped MCP session of seed 000: `initialize`, `notifications/initialized` and, when the
+//! server declares tools, `tools/list` — at most three POSTs in 12 s, no redirect followed, no
+//! other method ever sent — and the verdict it gives (`pass`, `partial`, `fail`, `not_measured`).
+//!
+//! ```no_run
+//! # async fn demo(site: &mcpcensus::net::SiteClient, endpoint: &url::Url) {
+//! use mcpcensus::session::{can_open, run_session, SessionOptions};
+//! let site_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+//! if can_open(tokio::time::Instant::now(), site_deadline) {
+//!     let report = run_session(site, endpoint, &SessionOptions::default(), site_deadline).await;
+//!     println!("{}: {}", report.outcome, report.reason);
+//! }
+//! # }
+//! ```
+
+mod answer;
+mod capped;
+mod jsonrpc;
+mod report;
+mod sse;
+mod tools;
+mod verdict;
+
+#[cfg(test)]
+mod tests;
+
+pub use answer::{Body, NoAnswer};
+pub use capped::{
+    can_open, run_session, SessionOptions, ANSWER_CAP, DEFAULT_TOOLS_CAP, EXCERPT_BYTES,
+    MCP_PROTOCOL_VERSION, MCP_SESSION_ID, SESSION_BUDGET,
+};
+pub use jsonrpc::{
+    answer_in, answer_in_body, classify, initialize_body, initialized_body, tools_list_body,
+    Answer, Message, RpcError, CLIENT_NAME, CLIENT_VERSION, INITIALIZE_ID,
+    OFFERED_PROTOCOL_VERSION, TOOLS_LIST_ID,
+};
+pub use report::{Exchange, SessionReport};
+pub use sse::{SseEvent, SseParser};
+pub use tools::{canonical_json, read_tools, schema_hash, ToolList, SEED_TOOL_NAMES};
+pub use verdict::{judge, Decision, Judged, Reply, Step, REDIRECT_REASON};

@@ -1,0 +1,104 @@
+//! What a session hands back: the verdict, what it learned, and what it sent and received.
+
+use mcpcensus_store::{Outcome, Record, RequestLog, ToolInfo};
+
+/// The result of one capped MCP session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionReport {
+    /// `pass`, `partial`, `fail` or `not_measured`.
+    pub outcome: Outcome,
+    /// Why, in words a site owner understands, naming the step that decided.
+    pub reason: String,
+    /// Seed 000's defect flag (see `verdict.rs` for how it is read).
+    pub defect: bool,
+    /// `protocolVersion` of the `initialize` result.
+    pub protocol_version: Option<String>,
+    /// The `initialize` answer carried an `Mcp-Session-Id`.
+    pub session_id_issued: bool,
+    /// `serverInfo.name`.
+    pub server_name: Option<String>,
+    /// `serverInfo.version`.
+    pub server_version: Option<String>,
+    /// The `capabilities` object as canonical JSON text.
+    pub capabilities: Option<String>,
+    /// The tools read, up to the tools cap.
+    pub tools: Vec<ToolInfo>,
+    /// Their names, up to the tools cap.
+    pub tool_names: Vec<String>,
+    /// The first 25 names.
+    pub tool_names_seed: Vec<String>,
+    /// Named tools in the `tools/list` result (all of them); `None` when it was not answered.
+    pub tool_count: Option<u32>,
+    /// The `WWW-Authenticate` challenge of a 401.
+    pub auth_challenge: Option<String>,
+    /// One entry per request sent.
+    pub requests: Vec<RequestLog>,
+    /// Full exchanges, only when `SessionOptions::keep_exchanges` is set.
+    pub exchanges: Vec<Exchange>,
+}
+
+impl SessionReport {
+    /// An empty report with a provisional verdict (every path overwrites it).
+    pub(crate) fn new() -> Self {
+        Self {
+            outcome: Outcome::NotMeasured,
+            reason: String::new(),
+            defect: false,
+            protocol_version: None,
+            session_id_issued: false,
+            server_name: None,
+            server_version: None,
+            capabilities: None,
+            tools: Vec::new(),
+            tool_names: Vec::new(),
+            tool_names_seed: Vec::new(),
+            tool_count: None,
+            auth_challenge: None,
+            requests: Vec::new(),
+            exchanges: Vec::new(),
+        }
+    }
+
+    /// Copies the verdict and what the session learned into a record; the request logs are
+    /// appended after those already there (discovery's).
+    pub fn apply_to(&self, record: &mut Record) {
+        record.outcome = self.outcome;
+        record.outcome_reason.clone_from(&self.reason);
+        record.defect = self.defect;
+        record.protocol_version.clone_from(&self.protocol_version);
+        record.session_id_issued = self.session_id_issued;
+        record.server_name.clone_from(&self.server_name);
+        record.server_version.clone_from(&self.server_version);
+        record.capabilities.clone_from(&self.capabilities);
+        record.tool_count = self.tool_count;
+        record.tool_names.clone_from(&self.tool_names);
+        record.tool_names_seed.clone_from(&self.tool_names_seed);
+        record.tools.clone_from(&self.tools);
+        record.requests.extend(self.requests.iter().cloned());
+    }
+}
+
+/// One request and its answer in full, for `mcpcensus check --explain`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exchange {
+    /// `initialize`, `notifications/initialized` or `tools/list`.
+    pub purpose: String,
+    /// Always `POST`.
+    pub method: String,
+    /// The endpoint.
+    pub url: String,
+    /// Headers sent, in order (the client adds `User-Agent` and `Accept-Encoding: identity`).
+    pub headers_sent: Vec<(String, String)>,
+    /// The JSON-RPC body sent.
+    pub body_sent: String,
+    /// The answer's status; `None` when there was no answer.
+    pub status: Option<u16>,
+    /// The answer's headers.
+    pub headers_received: Vec<(String, String)>,
+    /// The first bytes of the answer's body as read (lossy UTF-8).
+    pub body_excerpt: String,
+    /// False when the body was not read (the notification's answer, by the seed's rule).
+    pub body_read: bool,
+    /// Why there was no answer, or why reading it stopped.
+    pub error: Option<String>,
+}

@@ -1,0 +1,345 @@
+//! Seed 000's verdict on each answer of the session, with a reason a site owner can read.
+//!
+//! The seed's rules name kinds of answers ("403, 429, a 5xx", "a JSON-RPC error", "another error
+//! status"), not steps, so every answer is judged by the same rules and the first one that
+//! decides ends the session. A failing `tools/list` therefore decides too: a 500 there is not
+//! measured and a JSON-RPC error there fails, rather than falling back to a partial (the partial
+//! is for a server that "lists no tool", which a failed `tools/list` has not said).
+//!
+//! Defects. The seed: "It fails when the handshake answers an HTML page, a body that holds no
+//! JSON-RPC answer, a JSON-RPC error, or another error status, and an HTML page or an answer with
+//! no JSON-RPC result is a defect." The defect sentence says "result" where the sentence before
+//! says "answer", so it is read literally: every failing answer that carries no JSON-RPC result
+//! is a defect, a JSON-RPC error and a bare 404 included. The one failing answer that is not a
+//! defect is an error status whose body does carry a result for our request (the result does not
+//! count, "A JSON-RPC result counts only in a 2xx answer", but the server did answer the call).
+//!
+//! The notification. "Of the notification's answer only the status and the headers are read."
+//! Its status is judged like any other (the seed's "handshake" is the lifecycle's initialization,
+//! which ends with this notification): a 3xx is not followed, a 401 with a challenge is partial,
+//! 403/429/5xx are not measured, another 4xx fails. Its body is never read, so any 2xx (202 as the
+//! SDKs answer, 200, 204) lets the session go on, whatever it carries.
+//!
+//! Over the cap. "An answer is read ... up to 64 KB." Nothing past 64 KB is read, so a larger
+//! answer is judged on its first 64 KB: a cut JSON value, or a stream whose answer comes later,
+//! holds no complete JSON-RPC answer there and fails as "a body that holds no JSON-RPC answer"
+//! (a defect: no result). The reason says the answer was over 64 KB.
+//!
+//! "Initialize succeeds" when a 2xx answer carries a JSON-RPC result for its id, whatever the
+//! result holds; "no answer" covers every failure before the head and a connection that breaks
+//! before the answer is complete (both not measured).
+
+use std::time::Duration;
+
+use http::StatusCode;
+use mcpcensus_store::Outcome;
+use serde_json::Value;
+
+use super::answer::Body;
+use super::jsonrpc::{Answer, RpcError};
+use crate::net::{FetchError, TimeoutPhase};
+
+/// The reason given for any 3xx, word for word as the seed reports it.
+pub const REDIRECT_REASON: &str = "redirects; not followed";
+
+/// The session's three requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// `initialize`.
+    Initialize,
+    /// The `notifications/initialized` notification.
+    Initialized,
+    /// `tools/list`.
+    ToolsList,
+}
+
+impl Step {
+    /// The method name, also the request log's purpose.
+    pub fn method(self) -> &'static str {
+        match self {
+            Self::Initialize => "initialize",
+            Self::Initialized => "notifications/initialized",
+            Self::ToolsList => "tools/list",
+        }
+    }
+}
+
+/// How one request went, as far as the verdict cares.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// No response head: the fetch failed (guard, DNS, connect, TLS, reset, ...).
+    NoAnswer(FetchError),
+    /// The session's time ran out before the answer was complete.
+    OutOfTime,
+    /// The head arrived but the connection broke before the answer was complete.
+    Broken(FetchError),
+    /// An answer.
+    Answered {
+        /// Its status.
+        status: StatusCode,
+        /// The `WWW-Authenticate` challenge of a 401, when non-empty.
+        challenge: Option<String>,
+        /// What the body held; `None` when it was not read (the notification's answer, and
+        /// answers whose status alone decides).
+        body: Option<Body>,
+    },
+}
+
+/// A verdict and its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Why, naming the step.
+    pub reason: String,
+    /// Seed 000's defect flag.
+    pub defect: bool,
+}
+
+impl Decision {
+    fn new(outcome: Outcome, reason: impl Into<String>, defect: bool) -> Self {
+        Self {
+            outcome,
+            reason: reason.into(),
+            defect,
+        }
+    }
+
+    /// Not measured: too little time left in the scan to open the session.
+    pub fn too_little_time(budget: Duration) -> Self {
+        Self::new(
+            Outcome::NotMeasured,
+            format!(
+                "too little time left in the scan to open the {} session: not measured",
+                seconds(budget)
+            ),
+            false,
+        )
+    }
+
+    /// Pass: `tools/list` named tools.
+    pub fn pass(count: usize, protocol_version: Option<&str>) -> Self {
+        let tools = if count == 1 { "tool" } else { "tools" };
+        let version = protocol_version
+            .map(|v| format!(" (protocol version {v})"))
+            .unwrap_or_default();
+        Self::new(
+            Outcome::Pass,
+            format!("tools/list names {count} {tools}{version}"),
+            false,
+        )
+    }
+
+    /// Partial: `initialize` succeeded, but the server declares no tools capability.
+    pub fn no_tools_capability() -> Self {
+        Self::new(
+            Outcome::Partial,
+            "initialize succeeded but the server declares no tools capability, so tools/list \
+             was not sent",
+            false,
+        )
+    }
+
+    /// Partial: `tools/list` succeeded and named no tool.
+    pub fn empty_tool_list() -> Self {
+        Self::new(
+            Outcome::Partial,
+            "initialize succeeded but tools/list names no tool",
+            false,
+        )
+    }
+}
+
+/// What to do after one answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judged {
+    /// Go on; carries the JSON-RPC result of a request (`None` for the notification).
+    Proceed(Option<Value>),
+    /// The session ends with this verdict.
+    Decided(Decision),
+}
+
+/// Judges one answer. `budget` only words the time-limit reason.
+pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
+    let name = step.method();
+    let (status, challenge, body) = match reply {
+        Reply::NoAnswer(err) => return Judged::Decided(no_answer(step, err, budget)),
+        Reply::OutOfTime => return Judged::Decided(out_of_time(step, budget)),
+        Reply::Broken(err) => {
+            return Judged::Decided(Decision::new(
+                Outcome::NotMeasured,
+                format!(
+                    "the connection broke while {name}'s answer was being read ({}): \
+                     not measured",
+                    short_error(err)
+                ),
+                false,
+            ))
+        }
+        Reply::Answered {
+            status,
+            challenge,
+            body,
+        } => (*status, challenge, body),
+    };
+    let code = status_words(status);
+    let not_measured = |what: String| {
+        Judged::Decided(Decision::new(
+            Outcome::NotMeasured,
+            format!("{name} answered {what}: not measured"),
+            false,
+        ))
+    };
+    if status.is_redirection() {
+        return Judged::Decided(Decision::new(Outcome::NotMeasured, REDIRECT_REASON, false));
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        return match challenge {
+            Some(challenge) => Judged::Decided(Decision::new(
+                Outcome::Partial,
+                format!(
+                    "{name} answered 401 with a WWW-Authenticate challenge ({}): an agent can \
+                     use it with authorization",
+                    scheme(challenge)
+                ),
+                false,
+            )),
+            None => not_measured("401 (unauthorized) without a WWW-Authenticate challenge".into()),
+        };
+    }
+    if status == StatusCode::FORBIDDEN
+        || status == StatusCode::TOO_MANY_REQUESTS
+        || status.is_server_error()
+    {
+        return not_measured(code);
+    }
+    if status.is_success() {
+        if step == Step::Initialized {
+            // "Of the notification's answer only the status and the headers are read."
+            return Judged::Proceed(None);
+        }
+        return match body {
+            Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
+            Some(Body::Answer(Answer::Error(err))) => Judged::Decided(Decision::new(
+                Outcome::Fail,
+                format!("{name} answered a JSON-RPC error: {}", rpc_error(err)),
+                true,
+            )),
+            Some(Body::Html) => Judged::Decided(Decision::new(
+                Outcome::Fail,
+                format!("{name} answered {code} with an HTML page instead of JSON-RPC"),
+                true,
+            )),
+            Some(Body::NoAnswer(why)) => Judged::Decided(Decision::new(
+                Outcome::Fail,
+                format!(
+                    "{name} answered {code} with {}: no JSON-RPC answer",
+                    why.describe()
+                ),
+                true,
+            )),
+            None => Judged::Decided(Decision::new(
+                Outcome::Fail,
+                format!("{name} answered {code} with a body that holds no JSON-RPC answer"),
+                true,
+            )),
+        };
+    }
+    // "another error status": 400, 404, 405, 406, 415, ... (and anything outside 2xx-5xx).
+    let (detail, defect) = match body {
+        Some(Body::Answer(Answer::Error(err))) => {
+            (format!(" with a JSON-RPC error: {}", rpc_error(err)), true)
+        }
+        Some(Body::Answer(Answer::Result(_))) => (
+            " with a JSON-RPC result, which counts only in a 2xx answer".to_owned(),
+            false,
+        ),
+        Some(Body::Html) => (" with an HTML page".to_owned(), true),
+        _ => (String::new(), true),
+    };
+    Judged::Decided(Decision::new(
+        Outcome::Fail,
+        format!("{name} answered {code}{detail}"),
+        defect,
+    ))
+}
+
+fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
+    let name = step.method();
+    let reason = match err {
+        FetchError::Timeout {
+            phase: TimeoutPhase::Headers | TimeoutPhase::Body,
+            ..
+        } => return out_of_time(step, budget),
+        FetchError::Guard {
+            address, refusal, ..
+        } => format!(
+            "the scanner's guard refused to send {name}: the endpoint's address {address} is \
+             not public ({refusal}): not measured"
+        ),
+        FetchError::TooManyHosts { .. } | FetchError::InvalidUrl { .. } => {
+            format!("the scanner refused to send {name} ({err}): not measured")
+        }
+        other => format!(
+            "{name} got no answer ({}): not measured",
+            short_error(other)
+        ),
+    };
+    Decision::new(Outcome::NotMeasured, reason, false)
+}
+
+fn out_of_time(step: Step, budget: Duration) -> Decision {
+    Decision::new(
+        Outcome::NotMeasured,
+        format!(
+            "the session's {} limit ran out waiting for {}'s answer: not measured",
+            seconds(budget),
+            step.method()
+        ),
+        false,
+    )
+}
+
+/// A failure in a few words, without the URL.
+fn short_error(err: &FetchError) -> String {
+    match err {
+        FetchError::Resolve { error, .. } => format!("the name did not resolve: {error}"),
+        FetchError::Connect { failure, .. } => failure.to_string(),
+        FetchError::Tls { reason, .. } => format!("TLS handshake failed: {reason}"),
+        FetchError::Timeout { phase, .. } => format!("timed out ({phase})"),
+        FetchError::Reset { .. } => "connection reset".to_owned(),
+        FetchError::Protocol { detail, .. } => format!("HTTP protocol error: {detail}"),
+        other => other.to_string(),
+    }
+}
+
+/// `403 (forbidden)`.
+fn status_words(status: StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(words) => format!("{} ({})", status.as_u16(), words.to_ascii_lowercase()),
+        None => status.as_u16().to_string(),
+    }
+}
+
+fn rpc_error(err: &RpcError) -> String {
+    if err.message.is_empty() {
+        format!("code {}", err.code)
+    } else {
+        format!("code {} \"{}\"", err.code, err.message)
+    }
+}
+
+/// The auth scheme of a challenge (`Bearer`), for the reason.
+fn scheme(challenge: &str) -> &str {
+    challenge.split_whitespace().next().unwrap_or(challenge)
+}
+
+/// `12 s`, `1.5 s`.
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", d.as_secs_f64())
+    }
+}
