@@ -1,9 +1,10 @@
 //! The per-site scan: the state machine from a target to its record, under one deadline.
 
+mod discover;
 mod log;
 mod reasons;
 mod scanner;
 mod site;
 
+pub use discover::{Discovery, FetchedCard, FetchedCatalog, DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use scanner::{ScanSettings, SiteScanner};
-pub use site::{ACCEPT_LANGUAGE, DISCOVERY_ACCEPT};

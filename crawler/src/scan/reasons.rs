@@ -22,6 +22,6 @@ pub fn no_answer(error: &FetchError) -> String {
         }
         FetchError::Resolve { error, .. } => resolve(error),
         FetchError::Timeout { phase, .. } => format!("no answer: timed out ({phase})"),
-        other => format!("no answer: {other}"),
+        other => format!("the site did not answer: {other}"),
     }
 }

@@ -8,9 +8,11 @@ use mcpcensus_store::{Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
+use super::discover::discover;
 use super::reasons;
 use super::site::SiteScan;
 use crate::config::Probe;
+use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::run::{ScanFuture, Scanner, SiteJob};
@@ -97,16 +99,50 @@ impl SiteScanner {
             }
         }
         let discovery_started = Instant::now();
-        let home = site.origin.clone();
-        let cap = self.settings.document_cap;
-        if let Err(e) = site.get(&home, "home", cap, site.remaining()).await {
-            site.set_verdict(Outcome::Unreachable, reasons::no_answer(&e));
+        let found = discover(site, self.settings.document_cap).await;
+        site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
+        if let Some(e) = &found.home_failure {
+            site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
             return;
         }
-        site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
+        let Some(measured) = d::Site::from_origin(&site.origin) else {
+            site.set_verdict(Outcome::InvalidInput, "the origin has no host");
+            return;
+        };
+        let choice = select_endpoint(&measured, found.candidates(&site.origin), |host| {
+            self.exclusions.covering(host).is_some()
+        });
+        site.record.discovered_via = choice.via;
+        site.record.endpoint = choice.endpoint.as_ref().map(Url::to_string);
+        let Some(endpoint) = choice.endpoint else {
+            let mut reason = String::from(
+                "out of scope: no document names an endpoint the scan opens, \
+                 and /mcp answered without signalling MCP",
+            );
+            if let Some((url, why)) = choice.rejected.first() {
+                reason.push_str(&format!(" (passed over {url}: {})", why.describe()));
+            }
+            site.set_verdict(Outcome::OutOfScope, reason);
+            return;
+        };
+        if choice.excluded_subdomain {
+            site.set_verdict(
+                Outcome::NotMeasured,
+                format!(
+                    "the endpoint {endpoint} is on a subdomain the exclusion list names; \
+                     not requested"
+                ),
+            );
+            return;
+        }
+        self.open_session(site, &endpoint).await;
+    }
+
+    async fn open_session(&self, site: &mut SiteScan, endpoint: &Url) {
+        let _ = endpoint;
         site.set_verdict(
             Outcome::NotMeasured,
-            "MCP discovery is not part of this build yet: the site was reached, nothing measured",
+            "the MCP session is not part of this build yet: endpoint found, not opened",
         );
     }
 }

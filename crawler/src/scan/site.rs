@@ -3,17 +3,14 @@
 use std::time::Duration;
 
 use http::{HeaderName, HeaderValue, Method};
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{Outcome, Record, RequestLog};
 use tokio::time::Instant;
 use url::Url;
 
 use super::log;
-use crate::net::{FetchError, FetchRequest, FetchResponse, SiteClient};
+use crate::net::{FetchError, FetchHead, FetchRequest, FetchResponse, SiteClient};
 
-/// The seed's headers for discovery GETs.
-pub const DISCOVERY_ACCEPT: &str =
-    "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.7";
-pub const ACCEPT_LANGUAGE: &str = "en";
+use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
 
 #[derive(Debug)]
 pub struct SiteScan {
@@ -46,7 +43,50 @@ impl SiteScan {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
-    /// A discovery GET with the seed's headers, logged in the record. `None` when no answer.
+    fn discovery_get(url: &Url, cap: usize, timeout: Duration) -> FetchRequest {
+        FetchRequest::get(url.clone())
+            .header(
+                http::header::ACCEPT,
+                HeaderValue::from_static(DISCOVERY_ACCEPT),
+            )
+            .header(
+                HeaderName::from_static("accept-language"),
+                HeaderValue::from_static(ACCEPT_LANGUAGE),
+            )
+            .body_cap(cap)
+            .timeout(timeout)
+    }
+
+    /// A discovery GET whose head is judged before (or instead of) reading the body; logged
+    /// when the head arrives.
+    pub async fn get_head(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+    ) -> Result<FetchHead, FetchError> {
+        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
+        let started = Instant::now();
+        let result = self.client.fetch_head(req).await;
+        let entry = match &result {
+            Ok(h) => RequestLog {
+                method: "GET".into(),
+                url: url.to_string(),
+                purpose: purpose.into(),
+                status: Some(h.status.as_u16()),
+                bytes: 0,
+                ms: u32::try_from(h.elapsed.as_millis()).unwrap_or(u32::MAX),
+                error: None,
+                headers: log::kept_headers(&h.headers),
+            },
+            Err(e) => log::failure("GET", url.as_str(), purpose, e, started.elapsed()),
+        };
+        self.record.requests.push(entry);
+        result
+    }
+
+    /// A discovery GET with the seed's headers, logged in the record.
     pub async fn get(
         &mut self,
         url: &Url,

@@ -1,0 +1,316 @@
+//! The discovery fetches of seed 000, in its order: the homepage, the card paths, the AI
+//! catalog (with the cards and nested catalogs it lists on the site), and one plain GET of
+//! `/mcp`. Each is recorded; the parsed documents are kept for the endpoint choice and audit.
+
+use std::time::Duration;
+
+use http::{HeaderMap, StatusCode};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
+use tokio::time::Instant;
+use url::Url;
+
+use super::site::SiteScan;
+use crate::discovery::{
+    self as d, card_via, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type,
+    parse_card, parse_catalog, Candidate, CatalogItem, CatalogWalk, DocumentParse, FoundLink,
+    HeadVerdict, McpSignal, NoSignalReason, ParsedCard, ParsedCatalog, WalkStep,
+};
+use crate::net::FetchError;
+
+/// The `/mcp` GET is judged on its head (an endless event stream must not hold the scan);
+/// it gets this long, so it can never eat the session's 12 s.
+pub const MCP_GET_TIMEOUT: Duration = Duration::from_secs(5);
+/// Each discovery document gets at most this long.
+pub const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A card as fetched (or given inline in a catalog).
+#[derive(Debug, Clone)]
+pub struct FetchedCard {
+    pub url: Url,
+    pub via: DiscoveredVia,
+    pub parse: DocumentParse<ParsedCard>,
+    pub headers: HeaderMap,
+}
+
+#[derive(Debug, Clone)]
+pub struct FetchedCatalog {
+    pub url: Url,
+    pub depth: u8,
+    pub parse: DocumentParse<ParsedCatalog>,
+}
+
+/// What discovery found on one site.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub links: Vec<FoundLink>,
+    /// Cards at the card paths, in seed 000's order.
+    pub cards: Vec<FetchedCard>,
+    pub catalogs: Vec<FetchedCatalog>,
+    /// Cards the catalogs listed (fetched on the site, or inline).
+    pub catalog_cards: Vec<FetchedCard>,
+    pub mcp_signal: Option<McpSignal>,
+    /// The homepage got no HTTP answer at all.
+    pub home_failure: Option<FetchError>,
+}
+
+impl Discovery {
+    /// Every endpoint candidate, for `select_endpoint` (which orders them).
+    pub fn candidates(&self, origin: &Url) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for card in self.cards.iter().chain(&self.catalog_cards) {
+            if let Some(parsed) = card.parse.parsed() {
+                out.extend(Candidate::from_card(parsed, &card.url, card.via));
+            }
+        }
+        out.extend(Candidate::from_links(&self.links));
+        if self.mcp_signal.is_some_and(McpSignal::signals) {
+            out.push(Candidate::mcp_path(origin));
+        }
+        out
+    }
+}
+
+pub async fn discover(site: &mut SiteScan, doc_cap: usize) -> Discovery {
+    let mut found = Discovery::default();
+    let origin = site.origin.clone();
+    let measured = d::Site::from_origin(&origin);
+    let on_site = |url: &Url| measured.as_ref().is_some_and(|s| s.contains(url));
+
+    // The homepage: its Link header and <link> elements.
+    match fetch_doc(site, &origin, DocumentKind::Home, doc_cap).await {
+        Fetched::Body(headers, body) => {
+            found.links = home_links(&headers, &body, &origin);
+            if let Some(doc) = site.record.documents.last_mut() {
+                doc.parsed = true;
+            }
+        }
+        Fetched::Status => {}
+        Fetched::Failed(e) => {
+            // Nothing answers: the other documents would only wait out the same failure.
+            if matches!(
+                e,
+                FetchError::Connect { .. }
+                    | FetchError::Tls { .. }
+                    | FetchError::Guard { .. }
+                    | FetchError::Resolve { .. }
+            ) {
+                found.home_failure = Some(e);
+                return found;
+            }
+        }
+    }
+    for path in d::CARD_PATHS {
+        let Ok(url) = origin.join(path) else { continue };
+        let via = card_via(path).unwrap_or(DiscoveredVia::LegacyCard);
+        let kind = if via == DiscoveredVia::ServerCard {
+            DocumentKind::ServerCard
+        } else {
+            DocumentKind::LegacyCard
+        };
+        if let Some(card) = fetch_card(site, &url, kind, via, doc_cap).await {
+            found.cards.push(card);
+        }
+    }
+    // The catalog, breadth first, with the walk's depth, cycle and count limits.
+    let mut walk = CatalogWalk::new();
+    let mut queue = Vec::new();
+    if let Ok(url) = origin.join(d::AI_CATALOG_PATH) {
+        queue.push((url, 0u8));
+    }
+    while !queue.is_empty() {
+        let (url, depth) = queue.remove(0);
+        if walk.visit_catalog(&url, depth) != WalkStep::Fetch {
+            continue;
+        }
+        let Fetched::Body(headers, body) =
+            fetch_doc(site, &url, DocumentKind::AiCatalog, doc_cap).await
+        else {
+            continue;
+        };
+        let parse = parse_catalog(media_type(&headers).as_deref(), &body);
+        mark_parse(site, &parse);
+        if let Some(catalog) = parse.parsed() {
+            for item in catalog_items(catalog, &url) {
+                match item {
+                    CatalogItem::CardUrl { url: card_url, .. } => {
+                        if !on_site(&card_url) || walk.visit_card(&card_url) != WalkStep::Fetch {
+                            continue;
+                        }
+                        let kind = DocumentKind::CatalogCard;
+                        let via = DiscoveredVia::AiCatalog;
+                        if let Some(card) = fetch_card(site, &card_url, kind, via, doc_cap).await {
+                            found.catalog_cards.push(card);
+                        }
+                    }
+                    CatalogItem::InlineCard { card, .. } => found.catalog_cards.push(FetchedCard {
+                        url: url.clone(),
+                        via: DiscoveredVia::AiCatalog,
+                        parse: card,
+                        headers: headers.clone(),
+                    }),
+                    CatalogItem::Catalog { url: nested, .. } if on_site(&nested) => {
+                        queue.push((nested, depth.saturating_add(1)));
+                    }
+                    CatalogItem::Catalog { .. } | CatalogItem::BadUrl { .. } => {}
+                }
+            }
+        }
+        found.catalogs.push(FetchedCatalog { url, depth, parse });
+    }
+    if let Ok(url) = origin.join(d::MCP_PATH) {
+        found.mcp_signal = Some(probe_mcp_path(site, &url).await);
+    }
+    found
+}
+
+/// A discovery document's fetch: its body for a 2xx answer.
+enum Fetched {
+    Body(HeaderMap, bytes::Bytes),
+    /// Answered, but not 2xx.
+    Status,
+    Failed(FetchError),
+}
+
+/// GETs a document and records it.
+async fn fetch_doc(site: &mut SiteScan, url: &Url, kind: DocumentKind, cap: usize) -> Fetched {
+    let purpose = kind.as_str();
+    let result = site.get(url, purpose, cap, DOCUMENT_TIMEOUT).await;
+    let mut log = DocumentLog {
+        kind,
+        url: url.to_string(),
+        status: None,
+        content_type: None,
+        bytes: 0,
+        parsed: false,
+        soft_404: false,
+        note: None,
+    };
+    let answer = match result {
+        Ok(r) => {
+            log.status = Some(r.status.as_u16());
+            log.content_type = media_type(&r.headers);
+            log.bytes = r.body.len() as u64;
+            if r.truncated {
+                log.note = Some(format!("cut at {cap} bytes"));
+            }
+            if r.status.is_success() {
+                Fetched::Body(r.headers, r.body)
+            } else {
+                log.note = Some(status_note(r.status));
+                Fetched::Status
+            }
+        }
+        Err(e) => {
+            log.note = Some(e.to_string());
+            Fetched::Failed(e)
+        }
+    };
+    site.record.documents.push(log);
+    answer
+}
+
+async fn fetch_card(
+    site: &mut SiteScan,
+    url: &Url,
+    kind: DocumentKind,
+    via: DiscoveredVia,
+    cap: usize,
+) -> Option<FetchedCard> {
+    let Fetched::Body(headers, body) = fetch_doc(site, url, kind, cap).await else {
+        return None;
+    };
+    let parse = parse_card(media_type(&headers).as_deref(), &body);
+    mark_parse(site, &parse);
+    Some(FetchedCard {
+        url: url.clone(),
+        via,
+        parse,
+        headers,
+    })
+}
+
+/// Notes on the last document log how its body read.
+fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
+    if let Some(doc) = site.record.documents.last_mut() {
+        doc.parsed = parse.parsed().is_some();
+        doc.soft_404 = matches!(parse, DocumentParse::Html) && doc.status == Some(200);
+        if let Some(why) = parse.why_not() {
+            doc.note = Some(why);
+        }
+    }
+}
+
+fn status_note(status: StatusCode) -> String {
+    format!("HTTP {}", status.as_u16())
+}
+
+/// One plain GET of `/mcp`, judged on status and headers as soon as they arrive; a small body
+/// is read only when the head cannot decide.
+async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
+    let started = Instant::now();
+    let head = site
+        .get_head(url, "mcp_path", d::MCP_PATH_BODY_LIMIT, MCP_GET_TIMEOUT)
+        .await;
+    let mut log = DocumentLog {
+        kind: DocumentKind::McpPath,
+        url: url.to_string(),
+        status: None,
+        content_type: None,
+        bytes: 0,
+        parsed: false,
+        soft_404: false,
+        note: None,
+    };
+    let signal = match head {
+        Err(e) => {
+            log.note = Some(match e {
+                FetchError::Timeout { .. } => {
+                    format!("no answer within {} s", MCP_GET_TIMEOUT.as_secs())
+                }
+                other => other.to_string(),
+            });
+            McpSignal::NoSignal {
+                why: NoSignalReason::BodyUnread,
+            }
+        }
+        Ok(mut head) => {
+            log.status = Some(head.status.as_u16());
+            log.content_type = media_type(&head.headers);
+            let verdict = match judge_mcp_head(head.status, &head.headers) {
+                HeadVerdict::Decided(signal) => signal,
+                HeadVerdict::ReadBody => {
+                    let body = read_some(&mut head.body, d::MCP_PATH_BODY_LIMIT).await;
+                    log.bytes = body.len() as u64;
+                    judge_mcp_body(&body)
+                }
+            };
+            // Drop the stream now: an event stream may never end.
+            head.body.abort();
+            verdict
+        }
+    };
+    log.parsed = signal.signals();
+    if let McpSignal::NoSignal { why } = signal {
+        log.note.get_or_insert_with(|| why.as_str().to_owned());
+    } else {
+        log.note = Some(signal.as_str().to_owned());
+    }
+    if let Some(entry) = site.record.requests.last_mut() {
+        entry.ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+    }
+    site.record.documents.push(log);
+    signal
+}
+
+/// Reads up to `limit` bytes (less if the body ends, fails or times out first).
+async fn read_some(body: &mut crate::net::BodyReader, limit: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    while out.len() < limit {
+        match body.chunk().await {
+            Ok(Some(chunk)) => out.extend_from_slice(&chunk),
+            _ => break,
+        }
+    }
+    out.truncate(limit);
+    out
+}
