@@ -8,9 +8,17 @@ pub enum InputError {
     #[error("cannot open input {path}: {source}")]
     Open { path: String, source: io::Error },
     #[error("cannot read input {path} near line {line}: {source}")]
-    Read { path: String, line: u64, source: io::Error },
+    Read {
+        path: String,
+        line: u64,
+        source: io::Error,
+    },
     #[error("exclusion list {path}, line {line}: {reason}")]
-    Exclusion { path: String, line: u64, reason: String },
+    Exclusion {
+        path: String,
+        line: u64,
+        reason: String,
+    },
 }
 
 /// Loading and checking the configuration.
@@ -19,7 +27,10 @@ pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
     Read { path: String, source: io::Error },
     #[error("config file {path}: {source}")]
-    Parse { path: String, source: Box<toml::de::Error> },
+    Parse {
+        path: String,
+        source: Box<toml::de::Error>,
+    },
     #[error("invalid setting {key}: {reason}")]
     Invalid { key: &'static str, reason: String },
 }

@@ -121,7 +121,7 @@ pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Re
     let settings = ScanSettings {
         site_deadline: Duration::from_secs(config.crawl.site_deadline_secs),
         document_cap: config.crawl.document_cap_bytes.get(),
-        tools_cap: config.crawl.tools_cap.get(),
+        tools_cap: config.crawl.tools_cap,
         probe: config.crawl.probe,
     };
     Ok(SiteScanner::new(net, settings, exclusions))

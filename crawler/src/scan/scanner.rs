@@ -16,13 +16,14 @@ use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::run::{ScanFuture, Scanner, SiteJob};
+use crate::session::{run_session, SessionOptions};
 
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
 pub struct ScanSettings {
     pub site_deadline: Duration,
     pub document_cap: usize,
-    pub tools_cap: usize,
+    pub tools_cap: std::num::NonZeroUsize,
     pub probe: Probe,
 }
 
@@ -138,12 +139,17 @@ impl SiteScanner {
         self.open_session(site, &endpoint).await;
     }
 
+    /// Seed 000's capped session; it refuses itself when under 12 s are left.
     async fn open_session(&self, site: &mut SiteScan, endpoint: &Url) {
-        let _ = endpoint;
-        site.set_verdict(
-            Outcome::NotMeasured,
-            "the MCP session is not part of this build yet: endpoint found, not opened",
-        );
+        let started = Instant::now();
+        let opts = SessionOptions {
+            tools_cap: self.settings.tools_cap,
+            ..SessionOptions::default()
+        };
+        let report = run_session(&site.client, endpoint, &opts, site.deadline).await;
+        report.apply_to(&mut site.record);
+        site.record.probe = Some("survey".into());
+        site.record.timings.session_ms = Some(ms(started.elapsed()));
     }
 }
 

@@ -2,5 +2,6 @@
 //! simulated web on loopback.
 
 mod cli;
+mod mcp;
 mod network;
 mod util;
