@@ -27,7 +27,7 @@ pub enum LogFormat {
     Json,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub crawl: CrawlSettings,
@@ -105,18 +105,6 @@ pub struct OutputSettings {
 
 fn nz(n: usize) -> NonZeroUsize {
     NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            crawl: CrawlSettings::default(),
-            input: InputSettings::default(),
-            net: NetSettings::default(),
-            clickhouse: ClickHouseSettings::default(),
-            output: OutputSettings::default(),
-        }
-    }
 }
 
 impl Default for CrawlSettings {

@@ -1,6 +1,9 @@
 //! End-to-end tests: the real command line and pipeline, against files and (later) the
 //! simulated web on loopback.
 
+// Test helpers fail the test by panicking, like the tests themselves.
+#![allow(clippy::unwrap_used)]
+
 mod cli;
 mod mcp;
 mod network;
