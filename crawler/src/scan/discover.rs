@@ -175,16 +175,7 @@ enum Fetched {
 async fn fetch_doc(site: &mut SiteScan, url: &Url, kind: DocumentKind, cap: usize) -> Fetched {
     let purpose = kind.as_str();
     let result = site.get(url, purpose, cap, DOCUMENT_TIMEOUT).await;
-    let mut log = DocumentLog {
-        kind,
-        url: url.to_string(),
-        status: None,
-        content_type: None,
-        bytes: 0,
-        parsed: false,
-        soft_404: false,
-        note: None,
-    };
+    let mut log = empty_log(kind, url);
     let answer = match result {
         Ok(r) => {
             log.status = Some(r.status.as_u16());
@@ -240,6 +231,19 @@ fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
     }
 }
 
+fn empty_log(kind: DocumentKind, url: &Url) -> DocumentLog {
+    DocumentLog {
+        kind,
+        url: url.to_string(),
+        status: None,
+        content_type: None,
+        bytes: 0,
+        parsed: false,
+        soft_404: false,
+        note: None,
+    }
+}
+
 fn status_note(status: StatusCode) -> String {
     format!("HTTP {}", status.as_u16())
 }
@@ -251,16 +255,7 @@ async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
     let head = site
         .get_head(url, "mcp_path", d::MCP_PATH_BODY_LIMIT, MCP_GET_TIMEOUT)
         .await;
-    let mut log = DocumentLog {
-        kind: DocumentKind::McpPath,
-        url: url.to_string(),
-        status: None,
-        content_type: None,
-        bytes: 0,
-        parsed: false,
-        soft_404: false,
-        note: None,
-    };
+    let mut log = empty_log(DocumentKind::McpPath, url);
     let signal = match head {
         Err(e) => {
             log.note = Some(match e {

@@ -47,14 +47,30 @@ fn ms(d: Duration) -> u32 {
 
 pub fn response(method: &str, url: &str, purpose: &str, r: &FetchResponse) -> RequestLog {
     RequestLog {
+        bytes: r.body.len() as u64,
+        error: r.truncated.then(|| "body cut at the size cap".to_owned()),
+        ..head(method, url, purpose, r.status, &r.headers, r.elapsed)
+    }
+}
+
+/// A request whose answer's head arrived (its body not read, or read later).
+pub fn head(
+    method: &str,
+    url: &str,
+    purpose: &str,
+    status: http::StatusCode,
+    headers: &HeaderMap,
+    took: Duration,
+) -> RequestLog {
+    RequestLog {
         method: method.to_owned(),
         url: url.to_owned(),
         purpose: purpose.to_owned(),
-        status: Some(r.status.as_u16()),
-        bytes: r.body.len() as u64,
-        ms: ms(r.elapsed),
-        error: r.truncated.then(|| "body cut at the size cap".to_owned()),
-        headers: kept_headers(&r.headers),
+        status: Some(status.as_u16()),
+        bytes: 0,
+        ms: ms(took),
+        error: None,
+        headers: kept_headers(headers),
     }
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use http::{HeaderName, HeaderValue, Method};
-use mcpcensus_store::{Outcome, Record, RequestLog};
+use mcpcensus_store::{Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
@@ -70,16 +70,14 @@ impl SiteScan {
         let started = Instant::now();
         let result = self.client.fetch_head(req).await;
         let entry = match &result {
-            Ok(h) => RequestLog {
-                method: "GET".into(),
-                url: url.to_string(),
-                purpose: purpose.into(),
-                status: Some(h.status.as_u16()),
-                bytes: 0,
-                ms: u32::try_from(h.elapsed.as_millis()).unwrap_or(u32::MAX),
-                error: None,
-                headers: log::kept_headers(&h.headers),
-            },
+            Ok(h) => log::head(
+                "GET",
+                url.as_str(),
+                purpose,
+                h.status,
+                &h.headers,
+                h.elapsed,
+            ),
             Err(e) => log::failure("GET", url.as_str(), purpose, e, started.elapsed()),
         };
         self.record.requests.push(entry);

@@ -206,7 +206,9 @@ async fn per_host_rate_holds_across_a_sites_requests() {
         assert_eq!(times.len(), 7, "{name}");
         for pair in times.windows(2) {
             let gap = (pair[1] - pair[0]).as_secs_f64();
-            assert!(gap >= 0.9 / rate, "{name}: {gap:.3}s between requests");
+            // Arrival times are taken by the server, so a busy machine can shorten one gap;
+            // no gap may come near a burst.
+            assert!(gap >= 0.6 / rate, "{name}: {gap:.3}s between requests");
             intervals.push(gap);
         }
     }
