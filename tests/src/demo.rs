@@ -31,13 +31,17 @@ pub const DEMO_DNS_FAULTS: &[(&str, &str)] = &[
 pub async fn demo_web() -> Result<SimWeb, Error> {
     SimWeb::builder()
         .sites(demo_sites())
-        .dns(DnsRule::servfail("broken.demo.test"))
-        .dns(DnsRule::addrs(
-            "private.demo.test",
-            [std::net::IpAddr::from([10, 0, 0, 1])],
-        ))
+        .dns_rules(demo_dns_rules())
         .start()
         .await
+}
+
+/// The DNS faults of [`DEMO_DNS_FAULTS`].
+pub fn demo_dns_rules() -> Vec<DnsRule> {
+    vec![
+        DnsRule::servfail("broken.demo.test"),
+        DnsRule::addrs("private.demo.test", [std::net::IpAddr::from([10, 0, 0, 1])]),
+    ]
 }
 
 /// The demo sites.

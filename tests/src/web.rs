@@ -51,6 +51,14 @@ impl SimWebBuilder {
     }
 
     /// Also listens on `ip` (a loopback address) even if no site uses it yet.
+    /// Adds several DNS rules.
+    pub fn dns_rules(mut self, rules: impl IntoIterator<Item = DnsRule>) -> Self {
+        for rule in rules {
+            self = self.dns(rule);
+        }
+        self
+    }
+
     pub fn listen_on(mut self, ip: impl Into<IpAddr>) -> Self {
         self.extra_ips.insert(ip.into());
         self

@@ -55,6 +55,14 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
             }
         }
     }
+    if !args.dry_run && config.crawl.site_deadline_secs <= crate::session::SESSION_BUDGET.as_secs()
+    {
+        tracing::warn!(
+            site_deadline_secs = config.crawl.site_deadline_secs,
+            "the site deadline leaves no room for the 12 s MCP session: endpoints found will be \
+             recorded as not measured"
+        );
+    }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
     let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
         None

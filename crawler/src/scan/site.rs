@@ -92,17 +92,7 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
-        let req = FetchRequest::get(url.clone())
-            .header(
-                http::header::ACCEPT,
-                HeaderValue::from_static(DISCOVERY_ACCEPT),
-            )
-            .header(
-                HeaderName::from_static("accept-language"),
-                HeaderValue::from_static(ACCEPT_LANGUAGE),
-            )
-            .body_cap(cap)
-            .timeout(timeout.min(self.remaining()));
+        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
         let started = Instant::now();
         let result = self.client.fetch(req).await;
         if matches!(result, Err(FetchError::Timeout { .. })) && self.remaining().is_zero() {

@@ -9,8 +9,8 @@
 
 use std::path::PathBuf;
 
-use mcpcensus_simweb::{demo, Reply, RpcCall, SimWeb, Site};
-use serde_json::json;
+use mcpcensus_simweb::mcp::McpServer;
+use mcpcensus_simweb::{demo, Reply, SimWeb, Site};
 
 #[tokio::main]
 async fn main() {
@@ -33,6 +33,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&dir)?;
     let web = SimWeb::builder()
         .sites(demo::demo_sites())
+        .dns_rules(demo::demo_dns_rules())
         .max_connections(65_536)
         .start()
         .await?;
@@ -78,33 +79,13 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// A stateless MCP server at /mcp, advertised by a Link header.
+/// A stateless MCP server at /mcp (TypeScript v2 style), advertised by a Link header.
 fn mcp_site(name: &str) -> Site {
+    let server = McpServer::ts_v2().tools_named(&["search"]);
     Site::new(name)
         .route(
             "/",
             Reply::html("<html><body>MCP</body></html>").header("link", "</mcp>; rel=\"mcp\""),
         )
-        .route_method("GET", "/mcp", Reply::status(405).header("allow", "POST"))
-        .route_method("POST", "/mcp", Reply::jsonrpc(answer))
-}
-
-fn answer(call: &RpcCall<'_>) -> Reply {
-    if call.is_notification() {
-        return Reply::accepted();
-    }
-    let id = call.id_or_null();
-    match call.method() {
-        Some("initialize") => Reply::rpc_result(
-            id,
-            json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                   "serverInfo": {"name": "bench", "version": "1.0.0"}}),
-        ),
-        Some("tools/list") => Reply::rpc_result(
-            id,
-            json!({"tools": [{"name": "search", "description": "Searches the site",
-                              "inputSchema": {"type": "object"}}]}),
-        ),
-        _ => Reply::rpc_error(id, -32601, "Method not found"),
-    }
+        .mcp("/mcp", &server)
 }
