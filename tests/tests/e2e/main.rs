@@ -7,4 +7,5 @@
 mod cli;
 mod mcp;
 mod network;
+mod sdk;
 mod util;
