@@ -133,6 +133,9 @@ pub struct CheckArgs {
     /// Run the deep server probe (seed 003) as well.
     #[arg(long)]
     pub deep: bool,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub scan: ScanArgs,
 }
@@ -249,6 +252,14 @@ impl ScanArgs {
         replace_list(&mut c.net.allow_net, &self.allow_net);
         replace_list(&mut c.input.exclude, &self.exclude);
         c.output.quiet |= self.quiet;
+    }
+}
+
+impl CheckArgs {
+    pub fn load_config(&self) -> Result<Config, crate::ConfigError> {
+        let c = self.scan.load_config()?;
+        c.validate()?;
+        Ok(c)
     }
 }
 

@@ -25,7 +25,7 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Crawl(args) => crawl(args, argv, shutdown).await,
         Command::Export(args) => export(args),
         Command::Runs(args) => runs(args),
-        Command::Check(_) => not_yet("check", "the network scan (issues 3 and 4)"),
+        Command::Check(args) => super::check::execute(args).await,
         Command::Report(_) => not_yet("report", "the reports issue (8)"),
         Command::Load(_) | Command::Schema(_) => not_yet("ClickHouse", "the ClickHouse issue (7)"),
         Command::Grade(_) => not_yet("grade", "the deep probe issue (6)"),
@@ -55,13 +55,8 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
             }
         }
     }
-    if !args.dry_run && config.crawl.site_deadline_secs <= crate::session::SESSION_BUDGET.as_secs()
-    {
-        tracing::warn!(
-            site_deadline_secs = config.crawl.site_deadline_secs,
-            "the site deadline leaves no room for the 12 s MCP session: endpoints found will be \
-             recorded as not measured"
-        );
+    if !args.dry_run {
+        warn_if_no_session_room(&config);
     }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
     let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
@@ -121,6 +116,17 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         Ending::MaxDuration => ExitCode::from(EXIT_INCOMPLETE),
         Ending::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
     })
+}
+
+/// Says so when the site deadline cannot hold the session's 12 s.
+pub(super) fn warn_if_no_session_room(config: &Config) {
+    if config.crawl.site_deadline_secs <= crate::session::SESSION_BUDGET.as_secs() {
+        tracing::warn!(
+            site_deadline_secs = config.crawl.site_deadline_secs,
+            "the site deadline leaves no room for the 12 s MCP session: endpoints found will be \
+             recorded as not measured"
+        );
+    }
 }
 
 /// The network and the scanner, from the configuration.

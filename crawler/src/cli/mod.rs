@@ -1,7 +1,11 @@
 //! The command line: arguments and the commands they run.
 
 mod args;
+pub mod check;
 mod commands;
+mod explain;
+#[cfg(test)]
+mod tests;
 
 pub use args::*;
 pub use commands::{execute, execute_argv, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

@@ -248,6 +248,13 @@ impl SiteClient {
         })
     }
 
+    /// The headers a request carrying `given` goes out with, in order: `given` less those the
+    /// client drops, then `User-Agent` and `Accept-Encoding` (hyper adds `Host` and, for a
+    /// body, `Content-Length`). For `mcpcensus check --explain`.
+    pub fn outgoing_headers(&self, given: &[(HeaderName, HeaderValue)]) -> HeaderMap {
+        self.headers(given.to_vec())
+    }
+
     fn headers(&self, given: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
         let mut headers = HeaderMap::with_capacity(given.len() + 2);
         for (name, value) in given {

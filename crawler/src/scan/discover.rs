@@ -275,6 +275,7 @@ async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
                 HeadVerdict::Decided(signal) => signal,
                 HeadVerdict::ReadBody => {
                     let body = read_some(&mut head.body, d::MCP_PATH_BODY_LIMIT).await;
+                    site.note_body(&body);
                     log.bytes = body.len() as u64;
                     judge_mcp_body(&body)
                 }

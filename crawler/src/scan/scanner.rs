@@ -16,7 +16,7 @@ use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::run::{ScanFuture, Scanner, SiteJob};
-use crate::session::{run_session, SessionOptions};
+use crate::session::{run_session, Exchange, SessionOptions};
 
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
@@ -48,6 +48,25 @@ impl SiteScanner {
     }
 
     pub async fn scan_site(&self, job: &SiteJob, run_id: &str) -> Record {
+        self.scan_keeping(job, run_id, false).await.0
+    }
+
+    /// The same scan, also keeping every request and answer in full, in the order sent
+    /// (`mcpcensus check --explain`).
+    pub async fn scan_with_transcript(
+        &self,
+        job: &SiteJob,
+        run_id: &str,
+    ) -> (Record, Vec<Exchange>) {
+        self.scan_keeping(job, run_id, true).await
+    }
+
+    async fn scan_keeping(
+        &self,
+        job: &SiteJob,
+        run_id: &str,
+        keep: bool,
+    ) -> (Record, Vec<Exchange>) {
         let started = Instant::now();
         let deadline = started + self.settings.site_deadline;
         let record = job.record(run_id, Outcome::NotMeasured, "");
@@ -57,10 +76,13 @@ impl SiteScanner {
                 let mut r = record;
                 r.outcome = Outcome::InvalidInput;
                 r.outcome_reason = format!("origin does not parse: {e}");
-                return r;
+                return (r, Vec::new());
             }
         };
         let mut site = SiteScan::new(record, self.net.site_client(), deadline, origin);
+        if keep {
+            site.keep_transcript();
+        }
         let finished = tokio::time::timeout_at(deadline, self.steps(&mut site)).await;
         if finished.is_err() || site.hit_deadline {
             let secs = self.settings.site_deadline.as_secs();
@@ -71,7 +93,7 @@ impl SiteScanner {
         }
         site.record.timings.total_ms =
             u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
-        site.record
+        (site.record, site.transcript.unwrap_or_default())
     }
 
     async fn steps(&self, site: &mut SiteScan) {
@@ -144,10 +166,12 @@ impl SiteScanner {
         let started = Instant::now();
         let opts = SessionOptions {
             tools_cap: self.settings.tools_cap,
+            keep_exchanges: site.transcript.is_some(),
             ..SessionOptions::default()
         };
         let report = run_session(&site.client, endpoint, &opts, site.deadline).await;
         report.apply_to(&mut site.record);
+        site.extend_transcript(report.exchanges);
         site.record.probe = Some("survey".into());
         site.record.timings.session_ms = Some(ms(started.elapsed()));
     }

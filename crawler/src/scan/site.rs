@@ -11,6 +11,7 @@ use super::log;
 use crate::net::{FetchError, FetchHead, FetchRequest, FetchResponse, SiteClient};
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
+use crate::session::Exchange;
 
 #[derive(Debug)]
 pub struct SiteScan {
@@ -20,6 +21,9 @@ pub struct SiteScan {
     pub origin: Url,
     /// A request ran out of time because the site deadline passed (not its own limit).
     pub hit_deadline: bool,
+    /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
+    /// `None` in a crawl.
+    pub transcript: Option<Vec<Exchange>>,
 }
 
 impl SiteScan {
@@ -30,6 +34,45 @@ impl SiteScan {
             deadline,
             origin,
             hit_deadline: false,
+            transcript: None,
+        }
+    }
+
+    /// Keeps every request and answer from now on (off by default: the crawl keeps only the
+    /// compact request log).
+    pub fn keep_transcript(&mut self) {
+        self.transcript.get_or_insert_with(Vec::new);
+    }
+
+    /// Adds exchanges made elsewhere (the session's) to the transcript, when one is kept.
+    pub fn extend_transcript(&mut self, exchanges: Vec<Exchange>) {
+        if let Some(transcript) = self.transcript.as_mut() {
+            transcript.extend(exchanges);
+        }
+    }
+
+    /// Notes the body read after [`SiteScan::get_head`] on its transcript entry.
+    pub fn note_body(&mut self, body: &[u8]) {
+        if let Some(ex) = self.transcript.as_mut().and_then(|t| t.last_mut()) {
+            ex.read_body(body, body.len() as u64);
+        }
+    }
+
+    /// Starts a transcript entry for a request about to be sent, when a transcript is kept.
+    fn exchange_for(&self, purpose: &str, req: &FetchRequest) -> Option<Exchange> {
+        self.transcript.as_ref()?;
+        Some(Exchange::request(
+            purpose,
+            req.method.as_str(),
+            req.url.as_str(),
+            &self.client.outgoing_headers(&req.headers),
+            String::new(),
+        ))
+    }
+
+    fn push_exchange(&mut self, exchange: Option<Exchange>) {
+        if let (Some(ex), Some(transcript)) = (exchange, self.transcript.as_mut()) {
+            transcript.push(ex);
         }
     }
 
@@ -67,6 +110,7 @@ impl SiteScan {
         timeout: Duration,
     ) -> Result<FetchHead, FetchError> {
         let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
+        let mut exchange = self.exchange_for(purpose, &req);
         let started = Instant::now();
         let result = self.client.fetch_head(req).await;
         let entry = match &result {
@@ -80,6 +124,13 @@ impl SiteScan {
             ),
             Err(e) => log::failure("GET", url.as_str(), purpose, e, started.elapsed()),
         };
+        if let Some(ex) = exchange.as_mut() {
+            match &result {
+                Ok(h) => ex.answered(h.status, &h.headers),
+                Err(e) => ex.error = Some(e.to_string()),
+            }
+        }
+        self.push_exchange(exchange);
         self.record.requests.push(entry);
         result
     }
@@ -93,8 +144,20 @@ impl SiteScan {
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
         let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
+        let mut exchange = self.exchange_for(purpose, &req);
         let started = Instant::now();
         let result = self.client.fetch(req).await;
+        if let Some(ex) = exchange.as_mut() {
+            match &result {
+                Ok(r) => {
+                    ex.answered(r.status, &r.headers);
+                    ex.read_body(&r.body, r.body.len() as u64);
+                    ex.error = r.truncated.then(|| format!("body cut at {cap} bytes"));
+                }
+                Err(e) => ex.error = Some(e.to_string()),
+            }
+        }
+        self.push_exchange(exchange);
         if matches!(result, Err(FetchError::Timeout { .. })) && self.remaining().is_zero() {
             self.hit_deadline = true;
         }

@@ -230,20 +230,14 @@ impl Session<'_> {
 
     async fn exchange(&mut self, step: Step, body: String) -> Reply {
         let headers = self.headers(step);
-        let mut exchange = self.opts.keep_exchanges.then(|| Exchange {
-            purpose: step.method().to_owned(),
-            method: "POST".to_owned(),
-            url: self.endpoint.to_string(),
-            headers_sent: headers
-                .iter()
-                .map(|(n, v)| (n.to_string(), String::from_utf8_lossy(v.as_bytes()).into()))
-                .collect(),
-            body_sent: body.clone(),
-            status: None,
-            headers_received: Vec::new(),
-            body_excerpt: String::new(),
-            body_read: false,
-            error: None,
+        let mut exchange = self.opts.keep_exchanges.then(|| {
+            Exchange::request(
+                step.method(),
+                "POST",
+                self.endpoint.as_str(),
+                &self.client.outgoing_headers(&headers),
+                body.clone(),
+            )
         });
         let started = Instant::now();
         let remaining = self.deadline.saturating_duration_since(started);
@@ -287,8 +281,7 @@ impl Session<'_> {
         log.status = Some(status.as_u16());
         log.headers = logged_headers(&head.headers);
         if let Some(ex) = exchange.as_mut() {
-            ex.status = Some(status.as_u16());
-            ex.headers_received = all_headers(&head.headers);
+            ex.answered(status, &head.headers);
         }
         let challenge = (status == StatusCode::UNAUTHORIZED)
             .then(|| challenge(&head.headers))
@@ -377,6 +370,7 @@ impl Session<'_> {
         );
         if let Some(mut ex) = exchange {
             ex.error.clone_from(&log.error);
+            ex.body_bytes = log.bytes;
             self.report.exchanges.push(ex);
         }
         self.report.requests.push(log);
@@ -427,18 +421,6 @@ fn logged_headers(headers: &HeaderMap) -> Vec<Header> {
                     LOGGED_HEADER_MAX,
                 ),
             })
-        })
-        .collect()
-}
-
-fn all_headers(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
         })
         .collect()
 }

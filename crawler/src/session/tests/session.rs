@@ -321,7 +321,13 @@ async fn exchanges_are_kept_for_explain() {
         "accept".into(),
         "application/json, text/event-stream".into()
     )));
+    // What the client adds is shown too: the transcript is what went out.
+    assert!(init.headers_sent.iter().any(|(n, _)| n == "user-agent"));
+    assert!(init
+        .headers_sent
+        .contains(&("accept-encoding".into(), "identity".into())));
     assert_eq!(init.status, Some(200));
+    assert!(init.body_bytes > 0);
     assert!(init
         .body_excerpt
         .contains("\"protocolVersion\":\"2025-11-25\""));

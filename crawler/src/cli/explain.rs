@@ -1,0 +1,189 @@
+//! How `mcpcensus check` prints: the transcript of `--explain` (one block per request, the way
+//! seed 000's curl reproduction shows it) and the verdict. Plain text; everything a site sent
+//! is printed with control characters escaped, so an answer cannot drive the terminal.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use http::StatusCode;
+use mcpcensus_store::Record;
+
+use crate::session::{Exchange, EXCERPT_BYTES};
+
+/// Width of the verdict's field names (the longest is `protocol_version:`).
+const KEY_WIDTH: usize = 18;
+
+/// What the scan did before its first request, then one block per request and answer.
+pub fn write_transcript(
+    out: &mut dyn Write,
+    record: &Record,
+    transcript: &[Exchange],
+) -> io::Result<()> {
+    if let (Some(host), false) = (&record.host, record.addresses.is_empty()) {
+        writeln!(out, "resolved {host}: {}", record.addresses.join(", "))?;
+        writeln!(out)?;
+    }
+    for exchange in transcript {
+        write_exchange(out, exchange)?;
+        writeln!(out)?;
+    }
+    let n = transcript.len();
+    writeln!(out, "{n} request{}", if n == 1 { "" } else { "s" })?;
+    writeln!(out)
+}
+
+/// One request and its answer.
+pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
+    writeln!(out, "{} {}  ({})", ex.method, clean(&ex.url), ex.purpose)?;
+    for (name, value) in &ex.headers_sent {
+        writeln!(out, "  > {}: {}", sent_name(name), clean(value))?;
+    }
+    if !ex.body_sent.is_empty() {
+        writeln!(out, "  >")?;
+        write_lines(out, "  > ", &ex.body_sent)?;
+    }
+    let Some(status) = ex.status else {
+        let error = ex.error.as_deref().unwrap_or("unknown error");
+        return writeln!(out, "  ! no answer: {}", clean(error));
+    };
+    let reason = StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("");
+    writeln!(out, "  < {status} {reason}")?;
+    for (name, value) in &ex.headers_received {
+        writeln!(out, "  < {}: {}", clean(name), clean(value))?;
+    }
+    if (300..400).contains(&status) {
+        match header(&ex.headers_received, "location") {
+            Some(location) => writeln!(out, "  (redirect to {}: not followed)", clean(location))?,
+            None => writeln!(out, "  (redirect with no Location: not followed)")?,
+        }
+    }
+    if ex.body_read {
+        if !ex.body_excerpt.is_empty() {
+            writeln!(out, "  <")?;
+            write_lines(out, "  < ", &ex.body_excerpt)?;
+        }
+        let shown = ex.body_excerpt.len() as u64;
+        if ex.body_bytes > shown && ex.body_bytes > EXCERPT_BYTES as u64 {
+            writeln!(
+                out,
+                "  (body: {} bytes read, the first {EXCERPT_BYTES} shown)",
+                ex.body_bytes
+            )?;
+        } else {
+            writeln!(out, "  (body: {} bytes)", ex.body_bytes)?;
+        }
+    } else {
+        writeln!(out, "  (body not read)")?;
+    }
+    if let Some(error) = &ex.error {
+        writeln!(out, "  ! {}", clean(error))?;
+    }
+    Ok(())
+}
+
+/// The verdict: what a crawl records for the site, in the record's field names.
+pub fn write_verdict(out: &mut dyn Write, r: &Record) -> io::Result<()> {
+    writeln!(out, "verdict")?;
+    let site = r.origin.as_deref().unwrap_or(&r.input);
+    field(out, "site", &clean(site))?;
+    field(out, "outcome", r.outcome.as_str())?;
+    field(out, "reason", &clean(&r.outcome_reason))?;
+    field(out, "defect", if r.defect { "yes" } else { "no" })?;
+    field(out, "endpoint", &opt(&r.endpoint))?;
+    let via = r.discovered_via.map_or("-", |v| v.as_str());
+    field(out, "discovered_via", via)?;
+    field(out, "protocol_version", &opt(&r.protocol_version))?;
+    if r.server_name.is_some() || r.server_version.is_some() {
+        let server = format!("{} {}", opt(&r.server_name), opt(&r.server_version));
+        field(out, "server", &server)?;
+    }
+    if r.session_id_issued {
+        field(out, "session_id", "issued")?;
+    }
+    if let Some(count) = r.tool_count {
+        field(out, "tool_count", &count.to_string())?;
+        let names: Vec<Cow<'_, str>> = r.tool_names.iter().map(|n| clean(n)).collect();
+        let mut text = if names.is_empty() {
+            "-".to_owned()
+        } else {
+            names.join(", ")
+        };
+        if (count as usize) > names.len() {
+            text.push_str(&format!(" (the first {} of {count})", names.len()));
+        }
+        field(out, "tool_names", &text)?;
+    }
+    if r.timings.total_ms > 0 {
+        field(out, "took", &format!("{} ms", r.timings.total_ms))?;
+    }
+    Ok(())
+}
+
+/// An optional text field: `-` when absent.
+fn opt(value: &Option<String>) -> Cow<'_, str> {
+    value.as_deref().map_or(Cow::Borrowed("-"), clean)
+}
+
+fn field(out: &mut dyn Write, key: &str, value: &str) -> io::Result<()> {
+    let key = format!("{key}:");
+    writeln!(out, "  {key:<KEY_WIDTH$}{value}")
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// Each line of `text` after `prefix` (a final newline adds no empty line).
+fn write_lines(out: &mut dyn Write, prefix: &str, text: &str) -> io::Result<()> {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            writeln!(out, "{}", prefix.trim_end())?;
+        } else {
+            writeln!(out, "{prefix}{}", clean(line))?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` with control characters (tab aside) escaped as `\u{..}`.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A sent header's name the way the seed's curl lines spell it (the wire carries it in lower
+/// case; names are case-insensitive).
+fn sent_name(name: &str) -> String {
+    match name {
+        "mcp-protocol-version" => return "MCP-Protocol-Version".to_owned(),
+        "www-authenticate" => return "WWW-Authenticate".to_owned(),
+        _ => {}
+    }
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}

@@ -1,0 +1,93 @@
+//! Unit tests of the `check` output.
+
+use crate::session::{Exchange, EXCERPT_BYTES};
+
+use super::explain::*;
+
+fn exchange() -> Exchange {
+    Exchange {
+        purpose: "initialize".into(),
+        method: "POST".into(),
+        url: "https://a.test/mcp".into(),
+        headers_sent: vec![
+            (
+                "accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
+            ("mcp-protocol-version".into(), "2025-11-25".into()),
+            ("mcp-session-id".into(), "abc".into()),
+        ],
+        body_sent: "{\"jsonrpc\":\"2.0\"}".into(),
+        status: Some(307),
+        headers_received: vec![("location".into(), "https://b.test/\u{1b}[2J".into())],
+        body_excerpt: String::new(),
+        body_read: false,
+        body_bytes: 0,
+        error: None,
+    }
+}
+
+fn render(ex: &Exchange) -> String {
+    let mut out = Vec::new();
+    write_exchange(&mut out, ex).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn a_request_block_reads_like_curl() {
+    let text = render(&exchange());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "POST https://a.test/mcp  (initialize)");
+    assert_eq!(lines[1], "  > Accept: application/json, text/event-stream");
+    assert_eq!(lines[2], "  > MCP-Protocol-Version: 2025-11-25");
+    assert_eq!(lines[3], "  > Mcp-Session-Id: abc");
+    assert_eq!(lines[4], "  >");
+    assert_eq!(lines[5], "  > {\"jsonrpc\":\"2.0\"}");
+    assert_eq!(lines[6], "  < 307 Temporary Redirect");
+    assert!(text.contains("not followed"), "{text}");
+}
+
+#[test]
+fn what_a_site_sent_cannot_drive_the_terminal() {
+    let mut ex = exchange();
+    ex.status = Some(200);
+    ex.body_read = true;
+    ex.body_excerpt = "line one\r\nline \u{7}two\n".into();
+    ex.body_bytes = ex.body_excerpt.len() as u64;
+    let text = render(&ex);
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("  < line one\n  < line \\u{7}two\n"),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}[2J"), "{text}");
+}
+
+#[test]
+fn a_long_body_says_how_much_is_shown() {
+    let mut ex = exchange();
+    ex.status = Some(200);
+    ex.body_read = true;
+    ex.body_excerpt = "x".repeat(EXCERPT_BYTES);
+    ex.body_bytes = 70_000;
+    let text = render(&ex);
+    assert!(
+        text.contains("(body: 70000 bytes read, the first 2048 shown)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_answer_shows_the_error() {
+    let mut ex = exchange();
+    ex.status = None;
+    ex.error = Some("connection refused".into());
+    let text = render(&ex);
+    assert!(
+        text.ends_with("  ! no answer: connection refused\n"),
+        "{text}"
+    );
+}
