@@ -83,7 +83,7 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
             (record, Vec::new())
         }
         Planned::Excluded { target, listed } => {
-            let reason = format!("opted out: {listed} is on the exclusion list");
+            let reason = crate::input::excluded_reason(&listed);
             let record = job(target).record(CHECK_RUN_ID, Outcome::Excluded, reason);
             (record, Vec::new())
         }

@@ -13,6 +13,6 @@ mod tests;
 pub use dedupe::Dedupe;
 pub use exclude::Exclusions;
 pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};
-pub use plan::{InputCounts, Planned, Planner};
+pub use plan::{excluded_reason, InputCounts, Planned, Planner};
 pub use reader::{LineReader, RawLine, Source};
 pub use shard::Shard;

@@ -27,6 +27,11 @@ pub enum Planned {
     Skip,
 }
 
+/// The record's reason for a site on the opt-out list.
+pub fn excluded_reason(listed: &str) -> String {
+    format!("opted out: {listed} is on the exclusion list")
+}
+
 /// Every line read lands in exactly one of these counters.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct InputCounts {

@@ -86,7 +86,7 @@ pub fn spawn(
                             target,
                             input_line,
                         };
-                        let reason = format!("opted out: {listed} is on the exclusion list");
+                        let reason = crate::input::excluded_reason(&listed);
                         Work::Done(Box::new(job.record(&run_id, Outcome::Excluded, reason)))
                     }
                     Planned::Invalid { reason } => Work::Done(Box::new(Record::new(
