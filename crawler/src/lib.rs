@@ -1,5 +1,6 @@
 //! mcpcensus: measures how the web adopts the Model Context Protocol.
 
+pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod discovery;

@@ -48,6 +48,9 @@ pub struct Discovery {
     pub catalogs: Vec<FetchedCatalog>,
     /// Cards the catalogs listed (fetched on the site, or inline).
     pub catalog_cards: Vec<FetchedCard>,
+    /// `<endpoint>/server-card` (seed 002), fetched after the endpoint choice and the session
+    /// (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
+    pub endpoint_card: Option<FetchedCard>,
     pub mcp_signal: Option<McpSignal>,
     /// The homepage got no HTTP answer at all.
     pub home_failure: Option<FetchError>,
@@ -173,8 +176,19 @@ enum Fetched {
 
 /// GETs a document and records it.
 async fn fetch_doc(site: &mut SiteScan, url: &Url, kind: DocumentKind, cap: usize) -> Fetched {
+    fetch_doc_within(site, url, kind, cap, DOCUMENT_TIMEOUT).await
+}
+
+/// The same, with its own time limit.
+async fn fetch_doc_within(
+    site: &mut SiteScan,
+    url: &Url,
+    kind: DocumentKind,
+    cap: usize,
+    timeout: Duration,
+) -> Fetched {
     let purpose = kind.as_str();
-    let result = site.get(url, purpose, cap, DOCUMENT_TIMEOUT).await;
+    let result = site.get(url, purpose, cap, timeout).await;
     let mut log = empty_log(kind, url);
     let answer = match result {
         Ok(r) => {
@@ -207,7 +221,19 @@ async fn fetch_card(
     via: DiscoveredVia,
     cap: usize,
 ) -> Option<FetchedCard> {
-    let Fetched::Body(headers, body) = fetch_doc(site, url, kind, cap).await else {
+    fetch_card_within(site, url, kind, via, cap, DOCUMENT_TIMEOUT).await
+}
+
+/// A card's fetch with its own time limit: `None` unless it answered 2xx.
+pub(super) async fn fetch_card_within(
+    site: &mut SiteScan,
+    url: &Url,
+    kind: DocumentKind,
+    via: DiscoveredVia,
+    cap: usize,
+    timeout: Duration,
+) -> Option<FetchedCard> {
+    let Fetched::Body(headers, body) = fetch_doc_within(site, url, kind, cap, timeout).await else {
         return None;
     };
     let parse = parse_card(media_type(&headers).as_deref(), &body);
@@ -231,7 +257,7 @@ fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
     }
 }
 
-fn empty_log(kind: DocumentKind, url: &Url) -> DocumentLog {
+pub(super) fn empty_log(kind: DocumentKind, url: &Url) -> DocumentLog {
     DocumentLog {
         kind,
         url: url.to_string(),

@@ -9,8 +9,10 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::discover::discover;
+use super::endpoint_card::fetch_endpoint_card;
 use super::reasons;
 use super::site::SiteScan;
+use crate::audit::audit_site;
 use crate::config::Probe;
 use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
@@ -122,12 +124,14 @@ impl SiteScanner {
             }
         }
         let discovery_started = Instant::now();
-        let found = discover(site, self.settings.document_cap).await;
+        let mut found = discover(site, self.settings.document_cap).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
         if let Some(e) = &found.home_failure {
             site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
             return;
         }
+        // Seed 002's audit of the documents found; redone below with `<endpoint>/server-card`.
+        audit_site(&found, &site.origin).apply_to(&mut site.record);
         let Some(measured) = d::Site::from_origin(&site.origin) else {
             site.set_verdict(Outcome::InvalidInput, "the origin has no host");
             return;
@@ -159,6 +163,9 @@ impl SiteScanner {
             return;
         }
         self.open_session(site, &endpoint).await;
+        let cap = self.settings.document_cap;
+        found.endpoint_card = fetch_endpoint_card(site, &endpoint, &found, cap).await;
+        audit_site(&found, &site.origin).apply_to(&mut site.record);
     }
 
     /// Seed 000's capped session; it refuses itself when under 12 s are left.

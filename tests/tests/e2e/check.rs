@@ -212,9 +212,16 @@ async fn explain_shows_discovery_then_the_session_as_sent() {
     let seen = web.requests("linked.test");
     assert_blocks_match_the_server(&web, &out.blocks, &seen);
 
-    // The discovery GETs first (homepage first, /mcp last), then the session's three POSTs.
+    // The discovery GETs first (homepage first, /mcp last), then the session's three POSTs,
+    // then seed 002's `<endpoint>/server-card`.
     let split = out.blocks.iter().position(|b| b.method == "POST").unwrap();
-    let (gets, posts) = out.blocks.split_at(split);
+    let (gets, rest) = out.blocks.split_at(split);
+    let (posts, after) = rest.split_at(rest.len() - 1);
+    assert_eq!(
+        (after[0].method.as_str(), after[0].url.as_str()),
+        ("GET", web.url("linked.test", "/mcp/server-card").as_str())
+    );
+    assert_eq!(after[0].purpose, "endpoint_server_card");
     assert!(gets.iter().all(|b| b.method == "GET"));
     assert_eq!(gets[0].url, web.url("linked.test", "/"));
     assert_eq!(gets[0].purpose, "home");

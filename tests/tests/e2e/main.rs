@@ -9,4 +9,5 @@ mod cli;
 mod mcp;
 mod network;
 mod sdk;
+mod seed002;
 mod util;

@@ -1,0 +1,50 @@
+//! The rule table: unique ids, and `docs/rules.md` in step with it.
+
+use std::collections::HashSet;
+
+use crate::audit::{rule, Severity, RULES};
+
+const RULES_DOC: &str = include_str!("../../../../docs/rules.md");
+
+#[test]
+fn ids_are_unique_and_found_by_rule() {
+    let ids: HashSet<&str> = RULES.iter().map(|r| r.id).collect();
+    assert_eq!(ids.len(), RULES.len());
+    for expected in RULES {
+        assert_eq!(rule(expected.id), Some(expected));
+    }
+    assert_eq!(rule("MCP-NOPE-001"), None);
+}
+
+#[test]
+fn reported_rules_are_the_two_the_seed_names() {
+    let reported: Vec<&str> = RULES
+        .iter()
+        .filter(|r| r.severity == Severity::Reported)
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(reported, ["MCP-DISC-002", "MCP-MAN-007"]);
+}
+
+#[test]
+fn docs_rules_md_lists_every_rule_as_the_code_has_it() {
+    for rule in RULES {
+        let row = RULES_DOC
+            .lines()
+            .find(|line| line.starts_with(&format!("| {} |", rule.id)))
+            .unwrap_or_else(|| panic!("docs/rules.md has no row for {}", rule.id));
+        let cells: Vec<&str> = row.split(" | ").map(str::trim).collect();
+        assert_eq!(
+            cells,
+            [
+                &format!("| {}", rule.id),
+                &format!("`{}`", rule.severity.as_str()),
+                rule.applies_to.as_str(),
+                rule.title,
+                &format!("{} |", rule.fix),
+            ],
+            "docs/rules.md row for {}",
+            rule.id
+        );
+    }
+}

@@ -1,0 +1,101 @@
+//! Seed 002's third place, `<endpoint>/server-card`: one GET, for the endpoint seed 000 chose
+//! on the measured site, after the session.
+//!
+//! Why after: the session opens only with its 12 s left before the site deadline. A GET before
+//! it would take from that time (its own wait plus the per-host gap before the first POST) and
+//! would change the session seed 000 reproduces; the card can wait, the session cannot. After
+//! the session (or in its place, when it was refused for too little time) the GET gets at most
+//! `DOCUMENT_TIMEOUT`, politeness waits included, and stops `DEADLINE_MARGIN` short of the site
+//! deadline so a slow card never turns a measured site into "the deadline passed".
+//!
+//! It is not sent (and its document log says why) with less than `ENDPOINT_CARD_MIN_TIME` left,
+//! or when the endpoint's host answered 429 or 503 during the scan: the host asked for a pause
+//! of unknown length, and the card is not worth the wait.
+
+use std::time::Duration;
+
+use mcpcensus_store::{DiscoveredVia, DocumentKind, RequestLog};
+use url::Url;
+
+use super::discover::{empty_log, fetch_card_within, Discovery, FetchedCard, DOCUMENT_TIMEOUT};
+use super::site::SiteScan;
+use crate::discovery::{self as d, endpoint_server_card_url};
+
+/// The endpoint card's GET ends this long before the site deadline.
+pub const DEADLINE_MARGIN: Duration = Duration::from_millis(500);
+/// Below this much time (after the margin) the GET is not sent.
+pub const ENDPOINT_CARD_MIN_TIME: Duration = Duration::from_secs(1);
+
+/// Fetches `<endpoint>/server-card`. `None` when it is off the measured site, not sent for
+/// lack of time, or answered without 2xx. A URL discovery already fetched is not asked twice.
+pub async fn fetch_endpoint_card(
+    site: &mut SiteScan,
+    endpoint: &Url,
+    found: &Discovery,
+    cap: usize,
+) -> Option<FetchedCard> {
+    let url = endpoint_server_card_url(endpoint);
+    let measured = d::Site::from_origin(&site.origin)?;
+    if !measured.contains(&url) {
+        return None;
+    }
+    if let Some(known) = found
+        .cards
+        .iter()
+        .chain(&found.catalog_cards)
+        .find(|card| card.url == url)
+    {
+        return Some(known.clone());
+    }
+    let time = site
+        .remaining()
+        .saturating_sub(DEADLINE_MARGIN)
+        .min(DOCUMENT_TIMEOUT);
+    let skip = if time < ENDPOINT_CARD_MIN_TIME {
+        Some(format!(
+            "not fetched: under {} s left before the site deadline",
+            (ENDPOINT_CARD_MIN_TIME + DEADLINE_MARGIN).as_secs_f32()
+        ))
+    } else if asked_to_slow_down(site, &url) {
+        Some("not fetched: the host answered 429 or 503 during the scan".to_owned())
+    } else {
+        None
+    };
+    if let Some(note) = skip {
+        let mut log = empty_log(DocumentKind::EndpointServerCard, &url);
+        log.note = Some(note);
+        site.record.documents.push(log);
+        return None;
+    }
+    let via = site.record.discovered_via.unwrap_or(DiscoveredVia::McpPath);
+    let kind = DocumentKind::EndpointServerCard;
+    let fetch = fetch_card_within(site, &url, kind, via, cap, time);
+    // The request's own timeout starts after the per-host wait; this bound includes it.
+    match tokio::time::timeout(time, fetch).await {
+        Ok(card) => card,
+        Err(_) => {
+            let note = format!("no answer within {} s, waits included", time.as_secs_f32());
+            site.record.requests.push(RequestLog {
+                method: "GET".to_owned(),
+                url: url.to_string(),
+                purpose: kind.as_str().to_owned(),
+                ms: u32::try_from(time.as_millis()).unwrap_or(u32::MAX),
+                error: Some(note.clone()),
+                ..RequestLog::default()
+            });
+            let mut log = empty_log(kind, &url);
+            log.note = Some(note);
+            site.record.documents.push(log);
+            None
+        }
+    }
+}
+
+/// Whether a request to `url`'s host got 429 or 503 in this scan (the client then pauses the
+/// host, and a request waits out the pause before its own timeout starts).
+fn asked_to_slow_down(site: &SiteScan, url: &Url) -> bool {
+    site.record.requests.iter().any(|request| {
+        matches!(request.status, Some(429 | 503))
+            && Url::parse(&request.url).is_ok_and(|sent| sent.host_str() == url.host_str())
+    })
+}
