@@ -11,7 +11,7 @@ use mcpcensus_store::{now_ms, Outcome, Record};
 
 use super::args::CheckArgs;
 use super::commands::{build_scanner, warn_if_no_session_room};
-use super::explain::{write_transcript, write_verdict};
+use super::explain::{write_findings, write_transcript, write_verdict};
 use crate::config::Probe;
 use crate::input::{Exclusions, Planned, Planner, RawLine, Shard};
 use crate::run::SiteJob;
@@ -44,6 +44,9 @@ pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         write_transcript(out, &record, &transcript)?;
     }
     write_verdict(out, &record)?;
+    if args.explain {
+        write_findings(out, &record)?;
+    }
     Ok(if record.outcome == Outcome::InvalidInput {
         ExitCode::from(EXIT_INVALID_INPUT)
     } else {

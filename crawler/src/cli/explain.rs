@@ -122,6 +122,29 @@ pub fn write_verdict(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     Ok(())
 }
 
+/// The audit's findings (seed 002), each with its title and what to do about it.
+pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
+    if r.findings.is_empty() {
+        return writeln!(out, "findings: none");
+    }
+    writeln!(out, "findings")?;
+    for f in &r.findings {
+        let rule = crate::audit::rule(&f.rule_id);
+        let title = rule.map_or("", |rule| rule.title);
+        writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
+        if let Some(url) = &f.url {
+            writeln!(out, "    at: {}", clean(url))?;
+        }
+        if !f.evidence.is_empty() {
+            writeln!(out, "    evidence: {}", clean(&f.evidence))?;
+        }
+        if let Some(rule) = rule {
+            writeln!(out, "    fix: {}", rule.fix)?;
+        }
+    }
+    Ok(())
+}
+
 /// An optional text field: `-` when absent.
 fn opt(value: &Option<String>) -> Cow<'_, str> {
     value.as_deref().map_or(Cow::Borrowed("-"), clean)

@@ -103,7 +103,7 @@ fn parse(text: &str) -> Output {
     }
     let mut verdict = BTreeMap::new();
     if let Some((_, tail)) = text.split_once("verdict\n") {
-        for line in tail.lines() {
+        for line in tail.lines().take_while(|l| !l.starts_with("findings")) {
             let (key, value) = line.trim_start().split_once(':').unwrap();
             verdict.insert(key.to_owned(), value.trim().to_owned());
         }
@@ -209,6 +209,15 @@ async fn explain_shows_discovery_then_the_session_as_sent() {
         .unwrap();
     let (code, out) = check(&web, &web.input("linked.test"), &["--explain"]).await;
     assert_eq!(code, ExitCode::SUCCESS);
+    // The audit's findings follow the verdict with their fix texts: only a Link header
+    // names this server, so no discovery document is found.
+    let findings = out
+        .text
+        .split_once("\nfindings\n")
+        .map(|(_, f)| f)
+        .unwrap_or("");
+    assert!(findings.contains("MCP-DISC-001 [high]"), "{}", out.text);
+    assert!(findings.contains("    fix: "), "{}", out.text);
     let seen = web.requests("linked.test");
     assert_blocks_match_the_server(&web, &out.blocks, &seen);
 
