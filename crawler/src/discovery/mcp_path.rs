@@ -42,6 +42,8 @@ pub enum NoSignalReason {
     NotJsonRpc,
     /// The headers could not decide and no body was given.
     BodyUnread,
+    /// No answer at all (no response head: timeout, reset, refused connection, guard).
+    NoAnswer,
 }
 
 impl McpSignal {
@@ -69,6 +71,7 @@ impl NoSignalReason {
             NoSignalReason::NotJson => "not_json",
             NoSignalReason::NotJsonRpc => "not_json_rpc",
             NoSignalReason::BodyUnread => "body_unread",
+            NoSignalReason::NoAnswer => "no_answer",
         }
     }
 }

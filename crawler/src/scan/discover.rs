@@ -291,7 +291,7 @@ async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
                 other => other.to_string(),
             });
             McpSignal::NoSignal {
-                why: NoSignalReason::BodyUnread,
+                why: NoSignalReason::NoAnswer,
             }
         }
         Ok(mut head) => {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{DocumentKind, Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
@@ -18,7 +18,7 @@ use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::run::{ScanFuture, Scanner, SiteJob};
-use crate::session::{run_session, Exchange, SessionOptions};
+use crate::session::{run_session, Exchange, SessionOptions, REDIRECT_REASON};
 
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
@@ -142,14 +142,11 @@ impl SiteScanner {
         site.record.discovered_via = choice.via;
         site.record.endpoint = choice.endpoint.as_ref().map(Url::to_string);
         let Some(endpoint) = choice.endpoint else {
-            let mut reason = String::from(
-                "out of scope: no document names an endpoint the scan opens, \
-                 and /mcp answered without signalling MCP",
-            );
+            let (outcome, mut reason) = without_endpoint(found.mcp_signal, &site.record);
             if let Some((url, why)) = choice.rejected.first() {
                 reason.push_str(&format!(" (passed over {url}: {})", why.describe()));
             }
-            site.set_verdict(Outcome::OutOfScope, reason);
+            site.set_verdict(outcome, reason);
             return;
         };
         if choice.excluded_subdomain {
@@ -181,6 +178,47 @@ impl SiteScanner {
         site.extend_transcript(report.exchanges);
         site.record.probe = Some("survey".into());
         site.record.timings.session_ms = Some(ms(started.elapsed()));
+    }
+}
+
+/// The verdict when no document names an endpoint the scan opens and `/mcp` gave no signal.
+///
+/// Seed 000: "It is out of scope when no document names an endpoint the scan opens and /mcp
+/// answered without signalling MCP." A `/mcp` that did not answer at all is therefore not out
+/// of scope: the check is not measured ("no answer"). A 3xx is not followed: "a 3xx answer is
+/// reported as "redirects; not followed", and the check is not measured". Any other answer
+/// without a signal (a 401 included: "A 401 does not count") is out of scope.
+fn without_endpoint(signal: Option<d::McpSignal>, record: &Record) -> (Outcome, String) {
+    use d::{McpSignal, NoSignalReason};
+    match signal {
+        Some(McpSignal::NoSignal {
+            why: NoSignalReason::Redirect,
+        }) => (Outcome::NotMeasured, REDIRECT_REASON.to_owned()),
+        Some(McpSignal::NoSignal {
+            why: NoSignalReason::NoAnswer,
+        }) => {
+            let detail = record
+                .documents
+                .iter()
+                .rev()
+                .find(|doc| doc.kind == DocumentKind::McpPath)
+                .and_then(|doc| doc.note.as_deref())
+                .map(|note| format!(" ({note})"))
+                .unwrap_or_default();
+            (
+                Outcome::NotMeasured,
+                format!(
+                    "no document names an endpoint the scan opens, and the GET of /mcp got \
+                     no answer{detail}: not measured"
+                ),
+            )
+        }
+        _ => (
+            Outcome::OutOfScope,
+            "out of scope: no document names an endpoint the scan opens, \
+             and /mcp answered without signalling MCP"
+                .to_owned(),
+        ),
     }
 }
 

@@ -46,6 +46,8 @@ pub const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id")
 /// `MCP-Protocol-Version`.
 pub const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 
+/// The request log's error when the session's time ran out before an answer's head.
+const OUT_OF_TIME: &str = "the session's time ran out before the answer";
 /// Headers kept in each request log.
 const LOGGED_HEADERS: [HeaderName; 5] = [
     CONTENT_TYPE,
@@ -261,18 +263,25 @@ impl Session<'_> {
             match tokio::time::timeout_at(self.deadline, self.client.fetch_head(request)).await {
                 Ok(Ok(head)) => head,
                 Ok(Err(err)) => {
-                    log.error = Some(err.to_string());
                     let reply = match err {
                         FetchError::Timeout {
                             phase: TimeoutPhase::Headers | TimeoutPhase::Body,
                             ..
-                        } => Reply::OutOfTime,
-                        err => Reply::NoAnswer(err),
+                        } => {
+                            // The request's timeout is the session's remaining time: the same
+                            // event as the outer deadline below, whichever timer fires first.
+                            log.error = Some(OUT_OF_TIME.to_owned());
+                            Reply::OutOfTime
+                        }
+                        err => {
+                            log.error = Some(err.to_string());
+                            Reply::NoAnswer(err)
+                        }
                     };
                     return self.record(log, exchange, started, reply);
                 }
                 Err(_) => {
-                    log.error = Some("the session's time ran out before the answer".to_owned());
+                    log.error = Some(OUT_OF_TIME.to_owned());
                     return self.record(log, exchange, started, Reply::OutOfTime);
                 }
             };

@@ -9,5 +9,7 @@ mod cli;
 mod mcp;
 mod network;
 mod sdk;
+mod seed000;
+mod seed000_sites;
 mod seed002;
 mod util;
