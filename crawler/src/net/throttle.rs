@@ -60,6 +60,8 @@ pub struct Throttle {
     per_host: Keyed<String>,
     per_ip: Keyed<IpAddr>,
     connections: DashMap<IpAddr, Arc<Semaphore>>,
+    /// Sites scanned at once per address (shared hosting takes turns).
+    sites: DashMap<IpAddr, Arc<Semaphore>>,
     connection_cap: usize,
     paused: DashMap<String, Instant>,
     jitter: Duration,
@@ -90,6 +92,7 @@ impl Throttle {
             per_host: RateLimiter::dashmap_with_clock(host_quota, clock),
             per_ip: RateLimiter::dashmap_with_clock(ip_quota, clock),
             connections: DashMap::new(),
+            sites: DashMap::new(),
             connection_cap: opts.per_ip_connections.get(),
             paused: DashMap::new(),
             jitter: opts.throttle_jitter,
@@ -129,9 +132,24 @@ impl Throttle {
     /// A slot among the IP's concurrent connections; hold it for the connection's lifetime.
     /// Returns `None` only if the semaphore was closed, which this type never does.
     pub async fn connection_permit(&self, ip: IpAddr) -> Option<OwnedSemaphorePermit> {
+        self.permit(&self.connections, ip).await
+    }
+
+    /// A slot among the sites scanned at once on `ip`; hold it for the site's scan. As many as
+    /// the connection cap: a site keeps one connection at a time per host, so sites holding a
+    /// slot do not wait for connections, and waiting for a slot happens before the site's
+    /// deadline starts.
+    pub async fn site_permit(&self, ip: IpAddr) -> Option<OwnedSemaphorePermit> {
+        self.permit(&self.sites, ip).await
+    }
+
+    async fn permit(
+        &self,
+        map: &DashMap<IpAddr, Arc<Semaphore>>,
+        ip: IpAddr,
+    ) -> Option<OwnedSemaphorePermit> {
         self.maybe_sweep();
-        let semaphore = self
-            .connections
+        let semaphore = map
             .entry(ip)
             .or_insert_with(|| Arc::new(Semaphore::new(self.connection_cap)))
             .clone();
@@ -169,6 +187,8 @@ impl Throttle {
         self.per_ip.shrink_to_fit();
         // A semaphore only the map holds has no permit out and no waiter: it can go.
         self.connections
+            .retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
+        self.sites
             .retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
         let now = Instant::now();
         self.paused.retain(|_, until| *until > now);

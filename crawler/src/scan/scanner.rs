@@ -85,7 +85,20 @@ impl SiteScanner {
         if keep {
             site.keep_transcript();
         }
-        let finished = tokio::time::timeout_at(deadline, self.steps(&mut site)).await;
+        let finished =
+            match tokio::time::timeout_at(deadline, self.resolve_and_guard(&mut site)).await {
+                Err(elapsed) => Err(elapsed),
+                Ok(None) => Ok(()),
+                Ok(Some(ip)) => {
+                    // Sites sharing an address take turns, so shared hosting is spread over time
+                    // rather than burst. The wait is our queueing, not the server's time: the
+                    // deadline moves by it.
+                    let queued = Instant::now();
+                    let _slot = self.net.throttle().site_permit(ip).await;
+                    site.deadline += queued.elapsed();
+                    tokio::time::timeout_at(site.deadline, self.steps(&mut site)).await
+                }
+            };
         if finished.is_err() || site.hit_deadline {
             let secs = self.settings.site_deadline.as_secs();
             site.set_verdict(
@@ -98,14 +111,16 @@ impl SiteScanner {
         (site.record, site.transcript.unwrap_or_default())
     }
 
-    async fn steps(&self, site: &mut SiteScan) {
+    /// Resolves the host and checks its addresses; the address the site's requests go to
+    /// first, or `None` with the verdict set.
+    async fn resolve_and_guard(&self, site: &mut SiteScan) -> Option<std::net::IpAddr> {
         let resolve_started = Instant::now();
         let host = site.record.host.clone().unwrap_or_default();
         let addresses = match self.net.resolver().resolve(&host).await {
             Ok(a) => a,
             Err(e) => {
                 site.set_verdict(Outcome::Unreachable, reasons::resolve(&e));
-                return;
+                return None;
             }
         };
         site.record.timings.resolve_ms = Some(ms(resolve_started.elapsed()));
@@ -114,15 +129,22 @@ impl SiteScanner {
             .iter()
             .filter_map(|ip| self.net.guard().check(*ip).err().map(|r| (*ip, r)))
             .collect();
-        if refusals.len() == addresses.len() {
-            if let Some((ip, refusal)) = refusals.first() {
-                site.set_verdict(
-                    Outcome::NotMeasured,
-                    format!("refused by the address guard: {ip} is {refusal}"),
-                );
-                return;
-            }
+        if let Some(ip) = addresses
+            .iter()
+            .find(|ip| self.net.guard().check(**ip).is_ok())
+        {
+            return Some(*ip);
         }
+        if let Some((ip, refusal)) = refusals.first() {
+            site.set_verdict(
+                Outcome::NotMeasured,
+                format!("refused by the address guard: {ip} is {refusal}"),
+            );
+        }
+        None
+    }
+
+    async fn steps(&self, site: &mut SiteScan) {
         let discovery_started = Instant::now();
         let mut found = discover(site, self.settings.document_cap).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));

@@ -132,15 +132,18 @@ async fn per_ip_rate_holds_for_sites_sharing_an_address() {
     let web = builder.start().await.unwrap();
     let crawl = WebCrawl::new();
     let inputs: Vec<String> = shared.iter().chain(&own).map(|h| web.input(h)).collect();
-    let rate = 25.0;
-    let (_, _, records) = crawl
-        .run(
-            &web,
-            &inputs,
-            true,
-            &["--per-ip-rps", "25", "--concurrency", "200"],
-        )
-        .await;
+    let rate = 50.0;
+    let flags = [
+        "--per-ip-rps",
+        "50",
+        "--per-host-rps",
+        "20",
+        "--per-host-burst",
+        "20",
+        "--concurrency",
+        "200",
+    ];
+    let (_, _, records) = crawl.run(&web, &inputs, true, &flags).await;
     assert_eq!(records.len(), 200);
     let mut times: Vec<Duration> = shared
         .iter()
@@ -148,10 +151,17 @@ async fn per_ip_rate_holds_for_sites_sharing_an_address() {
         .map(|r| r.at.duration_since(web.started_at()))
         .collect();
     times.sort();
-    // Seven discovery requests per site were made (a few homepages may time out in this
-    // in-process setup, where the web and the crawler share two threads).
-    assert!(records.iter().all(|r| r.requests.len() == 7));
-    assert!(times.len() >= 600, "only {} requests arrived", times.len());
+    // Every request a site logged arrived and was answered: with the default 8 connections
+    // per IP, sites sharing the address take turns instead of timing out in our own queue.
+    let logged: usize = shared
+        .iter()
+        .map(|h| record_for(&records, &web.origin(h)).requests.len())
+        .sum();
+    assert!(logged >= 700, "{logged} requests logged");
+    assert_eq!(times.len(), logged);
+    assert!(records
+        .iter()
+        .all(|r| r.requests.iter().all(|q| q.status.is_some())));
     // Past the initial burst, arrivals at the shared address keep to the per-IP rate.
     let burst = 20;
     let last = times.len() - 1;
