@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs and is not a Rust crate. Idempotent; quick when done.
 #  - python3 with the official MCP Python SDK (the real-server tests scan it)
+#  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
 command -v python3 >/dev/null || need+=(python3 python3-pip)
 command -v cc >/dev/null || need+=(gcc)
+command -v curl >/dev/null || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
@@ -16,3 +18,4 @@ if ! python3 -c "import mcp.server.mcpserver" 2>/dev/null; then
     "mcp==${MCP_SDK_VERSION}" \
     || python3 -m pip install --quiet --break-system-packages "mcp==${MCP_SDK_VERSION}"
 fi
+"$(dirname "$0")/clickhouse.sh" install
