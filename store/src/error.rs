@@ -68,6 +68,27 @@ pub enum StoreError {
 
     #[error("writing JSON line {line}")]
     ExportWrite { line: u64, source: io::Error },
+
+    /// A ClickHouse request failed; `op` says which (e.g. "inserting into sites").
+    #[error("ClickHouse: {op}")]
+    ClickHouse {
+        op: String,
+        source: clickhouse::error::Error,
+    },
+
+    #[error("ClickHouse: {op} did not finish within {secs} s")]
+    ClickHouseTimeout { op: String, secs: u64 },
+
+    #[error("invalid ClickHouse database name {name:?}: letters, digits and _ only")]
+    InvalidDatabase { name: String },
+
+    /// Records left in the outage spool because ClickHouse did not come back in time.
+    #[error("{records} records are still in the spool {path} (ClickHouse unreachable); replay them with `mcpcensus load {path} --clickhouse URL`")]
+    SpoolNotDrained { path: PathBuf, records: u64 },
+
+    /// The batching task ended before the sink did (it panicked or was cancelled).
+    #[error("the ClickHouse sink's task stopped unexpectedly")]
+    SinkTaskGone,
 }
 
 /// `map_err` helper: `file.sync_all().map_err(io_err("syncing", &path))`.

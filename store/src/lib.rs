@@ -1,5 +1,6 @@
 //! Records, the embedded store and its exports.
 
+pub mod clickhouse;
 pub mod error;
 pub mod export;
 pub mod record;

@@ -1,0 +1,132 @@
+-- mcpcensus ClickHouse schema. `mcpcensus schema init` (and `crawl --clickhouse`) runs these
+-- statements in order, with {db} replaced by the database name; every one is IF NOT EXISTS.
+-- Valid on ClickHouse 18.16 (Debian, the test server) and on modern servers (24.x-26.x): no
+-- LowCardinality, DateTime64, Map, TTL, CODEC or skip indexes. Enumerations are Strings (their
+-- stable text forms), booleans UInt8.
+--
+-- Idempotency: every data table is a ReplacingMergeTree keyed by (run_id, site_key[, position]),
+-- so a retried insert or a replayed store (`mcpcensus load`) collapses into one row per key.
+-- Collapsing happens at merge time: queries that must count exactly read with FINAL (or
+-- GROUP BY the key). site_key is the origin, or for records without one (invalid input)
+-- "line:<input_line>:<input>".
+--
+-- Partitioning: by month of scanned_at, so a run's rows stay in one or two partitions, old
+-- months can be dropped whole, and a row and its replays always share a partition (a
+-- ReplacingMergeTree only collapses within one). ORDER BY starts with run_id because every
+-- report reads one run (or compares two), then site_key for the per-site joins.
+
+CREATE DATABASE IF NOT EXISTS {db};
+
+-- One row per crawl or load; the latest row of a run_id (by updated_at) wins.
+CREATE TABLE IF NOT EXISTS {db}.runs (
+    run_id String,
+    started_at DateTime('UTC'),
+    updated_at DateTime('UTC'),
+    status String,
+    source String,
+    sites UInt64,
+    server_version String
+) ENGINE = ReplacingMergeTree(updated_at)
+ORDER BY run_id;
+
+-- One row per site per run: the record's scalar fields, arrays of tool names and finding ids,
+-- and the whole record as its JSON export line (record_json) so nothing is lost.
+CREATE TABLE IF NOT EXISTS {db}.sites (
+    run_id String,
+    site_key String,
+    scanned_at DateTime('UTC'),
+    scanned_at_ms UInt64,
+    schema_version UInt16,
+    input String,
+    input_line UInt64,
+    origin Nullable(String),
+    host Nullable(String),
+    registrable_domain Nullable(String),
+    addresses Array(String),
+    outcome String,
+    outcome_reason String,
+    defect UInt8,
+    endpoint Nullable(String),
+    discovered_via Nullable(String),
+    discovery_source Nullable(String),
+    protocol_version Nullable(String),
+    session_id_issued UInt8,
+    server_name Nullable(String),
+    server_version Nullable(String),
+    capabilities Nullable(String),
+    tool_count Nullable(UInt32),
+    tool_names Array(String),
+    tool_list_fingerprint Nullable(String),
+    probe Nullable(String),
+    transport Nullable(String),
+    auth_kind Nullable(String),
+    spec_version Nullable(String),
+    deprecated_features Array(String),
+    migration_status Nullable(String),
+    checklist Array(String),
+    finding_ids Array(String),
+    grade_median Nullable(String),
+    request_count UInt32,
+    total_ms UInt32,
+    record_json String
+) ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(scanned_at)
+ORDER BY (run_id, site_key);
+
+-- One row per tool per site per run (position: its index in tools/list).
+CREATE TABLE IF NOT EXISTS {db}.tools (
+    run_id String,
+    site_key String,
+    position UInt32,
+    scanned_at DateTime('UTC'),
+    origin Nullable(String),
+    name String,
+    title Nullable(String),
+    description Nullable(String),
+    annotations Nullable(String),
+    input_schema_hash Nullable(String),
+    fingerprint Nullable(String),
+    grade Nullable(String)
+) ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(scanned_at)
+ORDER BY (run_id, site_key, position);
+
+-- One row per finding (position: its index in the record's findings).
+CREATE TABLE IF NOT EXISTS {db}.findings (
+    run_id String,
+    site_key String,
+    position UInt32,
+    scanned_at DateTime('UTC'),
+    origin Nullable(String),
+    rule_id String,
+    severity String,
+    evidence String,
+    url Nullable(String),
+    tool Nullable(String)
+) ENGINE = ReplacingMergeTree()
+PARTITION BY toYYYYMM(scanned_at)
+ORDER BY (run_id, site_key, position);
+
+-- Daily adoption counts: distinct sites per day, run and outcome, and how many had an MCP
+-- endpoint. uniqExact states make the counts replay-proof (a site inserted twice is counted
+-- once). Read with: SELECT day, outcome, uniqExactMerge(sites), uniqExactMerge(endpoints)
+-- FROM {db}.daily_adoption GROUP BY day, outcome
+CREATE TABLE IF NOT EXISTS {db}.daily_adoption (
+    day Date,
+    run_id String,
+    outcome String,
+    sites AggregateFunction(uniqExact, String),
+    endpoints AggregateFunction(uniqExact, String)
+) ENGINE = AggregatingMergeTree()
+PARTITION BY toYYYYMM(day)
+ORDER BY (day, run_id, outcome);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.daily_adoption_mv TO {db}.daily_adoption AS
+SELECT
+    toDate(scanned_at) AS day,
+    run_id,
+    outcome,
+    uniqExactState(site_key) AS sites,
+    uniqExactStateIf(site_key, isNotNull(endpoint)) AS endpoints
+FROM {db}.sites
+GROUP BY day, run_id, outcome;

@@ -1,0 +1,70 @@
+//! `mcpcensus load`: replays an embedded store (a store root, its `runs/` or one run) or a
+//! spool into ClickHouse. Safe to repeat: the tables collapse rows with the same key.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::client::{Backoff, Connection};
+use super::sink::insert_with_retry;
+use super::spool::segment_dirs;
+use crate::error::StoreError;
+use crate::store::{Damage, RunReader};
+
+/// What a load did.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LoadSummary {
+    /// Directories of segments read.
+    pub dirs: Vec<PathBuf>,
+    pub records: u64,
+    pub batches: u64,
+    /// Records that did not decode (skipped).
+    pub unreadable: u64,
+    pub damage: Vec<Damage>,
+}
+
+/// Inserts every record found under `dir` in batches of `batch_rows`, retrying each batch
+/// with `backoff` up to `attempts` times.
+pub async fn load_dir(
+    conn: &Connection,
+    dir: &Path,
+    batch_rows: usize,
+    attempts: u32,
+    backoff: &Backoff,
+    timeout: Duration,
+) -> Result<LoadSummary, StoreError> {
+    let mut summary = LoadSummary {
+        dirs: segment_dirs(dir)?,
+        ..LoadSummary::default()
+    };
+    let batch_rows = batch_rows.max(1);
+    let mut failed = 0;
+    for segments in summary.dirs.clone() {
+        let mut reader = RunReader::open_dir(&segments)?;
+        let mut batch = Vec::with_capacity(batch_rows);
+        loop {
+            batch.clear();
+            let mut items = 0;
+            for item in reader.by_ref().take(batch_rows) {
+                items += 1;
+                match item {
+                    Ok(r) => batch.push(r),
+                    Err(e) => {
+                        summary.unreadable += 1;
+                        tracing::warn!(error = %e, "skipping an unreadable record");
+                    }
+                }
+            }
+            if items == 0 {
+                break;
+            }
+            if batch.is_empty() {
+                continue;
+            }
+            insert_with_retry(conn, &batch, timeout, attempts, backoff, &mut failed).await?;
+            summary.records += batch.len() as u64;
+            summary.batches += 1;
+        }
+        summary.damage.extend(reader.damage().iter().cloned());
+    }
+    Ok(summary)
+}

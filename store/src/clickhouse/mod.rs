@@ -1,0 +1,19 @@
+//! The ClickHouse sink: the schema, record-to-row mapping, a batching sink with retries and an
+//! outage spool, and the replay of an embedded store or spool (`mcpcensus load`).
+//! See `configs/clickhouse/schema.sql` and `docs/clickhouse.md`.
+
+mod client;
+mod load;
+mod rows;
+mod schema;
+mod sink;
+mod spool;
+#[cfg(test)]
+mod tests;
+
+pub use client::{connect, Backoff, Connection, Password, Target};
+pub use load::{load_dir, LoadSummary};
+pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
+pub use schema::{init_schema, schema_statements, SCHEMA_SQL};
+pub use sink::{insert_records, record_run, ClickHouseSink, SinkOptions, SinkStats};
+pub use spool::Spool;

@@ -1,0 +1,238 @@
+//! Records as ClickHouse rows: one `sites` row per record, one `tools` row per tool, one
+//! `findings` row per finding. Column types match `configs/clickhouse/schema.sql` exactly
+//! (booleans are UInt8, enumerations their text form, times DateTime seconds).
+
+use clickhouse::Row;
+use serde::Serialize;
+
+use crate::record::Record;
+
+/// The key a site's rows collapse on within a run: the origin, or for records without one
+/// (invalid input) the input line.
+pub fn site_key(record: &Record) -> String {
+    match &record.origin {
+        Some(origin) => origin.clone(),
+        None => format!("line:{}:{}", record.input_line, record.input),
+    }
+}
+
+fn seconds(ms: u64) -> u32 {
+    u32::try_from(ms / 1000).unwrap_or(u32::MAX)
+}
+
+/// One `runs` row: a crawl's or load's state.
+#[derive(Debug, Clone, PartialEq, Row, Serialize)]
+pub struct RunRow {
+    pub run_id: String,
+    /// Seconds since the epoch.
+    pub started_at: u32,
+    pub updated_at: u32,
+    /// `running`, `complete`, `interrupted`, `loaded`.
+    pub status: String,
+    /// `crawl` or `load`.
+    pub source: String,
+    pub sites: u64,
+    pub server_version: String,
+}
+
+impl RunRow {
+    pub fn new(run_id: &str, started_at_ms: u64, status: &str, source: &str, sites: u64) -> RunRow {
+        RunRow {
+            run_id: run_id.to_owned(),
+            started_at: seconds(started_at_ms),
+            updated_at: seconds(crate::record::now_ms()),
+            status: status.to_owned(),
+            source: source.to_owned(),
+            sites,
+            server_version: String::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Row, Serialize)]
+pub struct SiteRow {
+    pub run_id: String,
+    pub site_key: String,
+    pub scanned_at: u32,
+    pub scanned_at_ms: u64,
+    pub schema_version: u16,
+    pub input: String,
+    pub input_line: u64,
+    pub origin: Option<String>,
+    pub host: Option<String>,
+    pub registrable_domain: Option<String>,
+    pub addresses: Vec<String>,
+    pub outcome: String,
+    pub outcome_reason: String,
+    pub defect: u8,
+    pub endpoint: Option<String>,
+    pub discovered_via: Option<String>,
+    pub discovery_source: Option<String>,
+    pub protocol_version: Option<String>,
+    pub session_id_issued: u8,
+    pub server_name: Option<String>,
+    pub server_version: Option<String>,
+    pub capabilities: Option<String>,
+    pub tool_count: Option<u32>,
+    pub tool_names: Vec<String>,
+    pub tool_list_fingerprint: Option<String>,
+    pub probe: Option<String>,
+    pub transport: Option<String>,
+    pub auth_kind: Option<String>,
+    pub spec_version: Option<String>,
+    pub deprecated_features: Vec<String>,
+    pub migration_status: Option<String>,
+    pub checklist: Vec<String>,
+    pub finding_ids: Vec<String>,
+    pub grade_median: Option<String>,
+    pub request_count: u32,
+    pub total_ms: u32,
+    /// The record's JSON export line.
+    pub record_json: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Row, Serialize)]
+pub struct ToolRow {
+    pub run_id: String,
+    pub site_key: String,
+    pub position: u32,
+    pub scanned_at: u32,
+    pub origin: Option<String>,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub annotations: Option<String>,
+    pub input_schema_hash: Option<String>,
+    pub fingerprint: Option<String>,
+    pub grade: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Row, Serialize)]
+pub struct FindingRow {
+    pub run_id: String,
+    pub site_key: String,
+    pub position: u32,
+    pub scanned_at: u32,
+    pub origin: Option<String>,
+    pub rule_id: String,
+    pub severity: String,
+    pub evidence: String,
+    pub url: Option<String>,
+    pub tool: Option<String>,
+}
+
+impl SiteRow {
+    pub fn from_record(r: &Record) -> SiteRow {
+        SiteRow {
+            run_id: r.run_id.clone(),
+            site_key: site_key(r),
+            scanned_at: seconds(r.scanned_at),
+            scanned_at_ms: r.scanned_at,
+            schema_version: r.schema_version,
+            input: r.input.clone(),
+            input_line: r.input_line,
+            origin: r.origin.clone(),
+            host: r.host.clone(),
+            registrable_domain: r.registrable_domain.clone(),
+            addresses: r.addresses.clone(),
+            outcome: r.outcome.as_str().to_owned(),
+            outcome_reason: r.outcome_reason.clone(),
+            defect: u8::from(r.defect),
+            endpoint: r.endpoint.clone(),
+            discovered_via: r.discovered_via.map(|d| d.as_str().to_owned()),
+            discovery_source: r.discovery_source.clone(),
+            protocol_version: r.protocol_version.clone(),
+            session_id_issued: u8::from(r.session_id_issued),
+            server_name: r.server_name.clone(),
+            server_version: r.server_version.clone(),
+            capabilities: r.capabilities.clone(),
+            tool_count: r.tool_count,
+            tool_names: r.tool_names.clone(),
+            tool_list_fingerprint: r.tool_list_fingerprint.clone(),
+            probe: r.probe.clone(),
+            transport: r.transport.map(|t| t.as_str().to_owned()),
+            auth_kind: r.auth.as_ref().map(|a| a.kind.as_str().to_owned()),
+            spec_version: r.spec_version.clone(),
+            deprecated_features: r.deprecated_features.clone(),
+            migration_status: r.migration_status.clone(),
+            checklist: r.checklist.clone(),
+            finding_ids: r.findings.iter().map(|f| f.rule_id.clone()).collect(),
+            grade_median: r.grades.as_ref().and_then(|g| g.median.clone()),
+            request_count: u32::try_from(r.requests.len()).unwrap_or(u32::MAX),
+            total_ms: r.timings.total_ms,
+            // Serializing a record cannot fail (strings and numbers only).
+            record_json: serde_json::to_string(r).unwrap_or_default(),
+        }
+    }
+}
+
+impl ToolRow {
+    pub fn from_record(r: &Record) -> Vec<ToolRow> {
+        let key = site_key(r);
+        (0u32..)
+            .zip(&r.tools)
+            .map(|(position, t)| ToolRow {
+                run_id: r.run_id.clone(),
+                site_key: key.clone(),
+                position,
+                scanned_at: seconds(r.scanned_at),
+                origin: r.origin.clone(),
+                name: t.name.clone(),
+                title: t.title.clone(),
+                description: t.description.clone(),
+                annotations: t.annotations.clone(),
+                input_schema_hash: t.input_schema_hash.clone(),
+                fingerprint: t.fingerprint.clone(),
+                grade: t.grade.clone(),
+            })
+            .collect()
+    }
+}
+
+impl FindingRow {
+    pub fn from_record(r: &Record) -> Vec<FindingRow> {
+        let key = site_key(r);
+        (0u32..)
+            .zip(&r.findings)
+            .map(|(position, f)| FindingRow {
+                run_id: r.run_id.clone(),
+                site_key: key.clone(),
+                position,
+                scanned_at: seconds(r.scanned_at),
+                origin: r.origin.clone(),
+                rule_id: f.rule_id.clone(),
+                severity: f.severity.clone(),
+                evidence: f.evidence.clone(),
+                url: f.url.clone(),
+                tool: f.tool.clone(),
+            })
+            .collect()
+    }
+}
+
+/// A rough size of a record in memory, for bounding batches by bytes.
+pub(crate) fn approx_bytes(r: &Record) -> usize {
+    let tools: usize = r
+        .tools
+        .iter()
+        .map(|t| {
+            t.name.len()
+                + t.description.as_ref().map_or(0, String::len)
+                + t.annotations.as_ref().map_or(0, String::len)
+                + 128
+        })
+        .sum();
+    let findings: usize = r.findings.iter().map(|f| f.evidence.len() + 96).sum();
+    let requests: usize = r
+        .requests
+        .iter()
+        .map(|q| q.url.len() + q.headers.len() * 64 + 96)
+        .sum();
+    512 + r.input.len()
+        + r.outcome_reason.len()
+        + r.capabilities.as_ref().map_or(0, String::len)
+        + tools
+        + findings
+        + requests
+        + r.documents.len() * 160
+}

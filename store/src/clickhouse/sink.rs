@@ -1,0 +1,440 @@
+//! The batching sink. The crawl's writer thread hands records over a bounded channel to a task
+//! on the runtime; the task batches them by rows, bytes and time and inserts each batch into
+//! `sites`, `tools` and `findings`, retrying with jittered backoff. When inserts keep failing
+//! (server down, refusing inserts) batches go to the [`Spool`] instead, so the crawl goes on;
+//! the task probes the server and drains the spool when it answers again.
+//!
+//! Memory is bounded by the channel (`queue_records`) plus one batch (`batch_rows` /
+//! `batch_bytes`). Durability: a record is safe once its batch is inserted or spooled, at most
+//! `batch_delay` after it was written; `finish` inserts or spools everything.
+
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::runtime::Handle;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::client::{Backoff, Connection};
+use super::rows::{approx_bytes, FindingRow, RunRow, SiteRow, ToolRow};
+use super::spool::Spool;
+use crate::error::StoreError;
+use crate::record::Record;
+use crate::store::RunReader;
+
+/// Defaults: ClickHouse's guidance is 10k-100k rows per insert, about one insert a second.
+pub const DEFAULT_BATCH_ROWS: usize = 10_000;
+pub const DEFAULT_BATCH_BYTES: usize = 32 * 1024 * 1024;
+pub const DEFAULT_BATCH_DELAY: Duration = Duration::from_secs(1);
+pub const DEFAULT_QUEUE_RECORDS: usize = 8_192;
+pub const DEFAULT_INSERT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Attempts per batch before it is spooled.
+pub const DEFAULT_INSERT_ATTEMPTS: u32 = 3;
+pub const DEFAULT_BACKOFF_INITIAL: Duration = Duration::from_millis(100);
+pub const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(5);
+/// How long `finish` keeps trying to drain the spool before leaving it for `mcpcensus load`.
+pub const DEFAULT_FINISH_WAIT: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone)]
+pub struct SinkOptions {
+    pub batch_rows: NonZeroUsize,
+    pub batch_bytes: usize,
+    pub batch_delay: Duration,
+    /// Records waiting between the writer thread and the task.
+    pub queue_records: NonZeroUsize,
+    pub insert_timeout: Duration,
+    pub insert_attempts: u32,
+    /// Between insert attempts, and between probes while the server is down.
+    pub backoff: Backoff,
+    pub finish_wait: Duration,
+    /// Where batches go while ClickHouse is unreachable.
+    pub spool_dir: PathBuf,
+}
+
+impl SinkOptions {
+    pub fn new(spool_dir: impl Into<PathBuf>) -> SinkOptions {
+        SinkOptions {
+            batch_rows: NonZeroUsize::new(DEFAULT_BATCH_ROWS).unwrap_or(NonZeroUsize::MIN),
+            batch_bytes: DEFAULT_BATCH_BYTES,
+            batch_delay: DEFAULT_BATCH_DELAY,
+            queue_records: NonZeroUsize::new(DEFAULT_QUEUE_RECORDS).unwrap_or(NonZeroUsize::MIN),
+            insert_timeout: DEFAULT_INSERT_TIMEOUT,
+            insert_attempts: DEFAULT_INSERT_ATTEMPTS,
+            backoff: Backoff::new(DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_MAX)
+                .unwrap_or_else(|| unreachable!("default backoff is valid")),
+            finish_wait: DEFAULT_FINISH_WAIT,
+            spool_dir: spool_dir.into(),
+        }
+    }
+}
+
+/// What the sink did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SinkStats {
+    /// Records inserted straight from the crawl.
+    pub inserted: u64,
+    /// Records written to the spool during outages.
+    pub spooled: u64,
+    /// Records inserted from the spool after an outage (leftovers of earlier runs included).
+    pub drained: u64,
+    pub batches: u64,
+    pub failed_attempts: u64,
+    pub outages: u64,
+}
+
+/// The sink as the writer thread sees it: `write`, `flush`, `finish`, all blocking; they must
+/// not be called from inside the runtime.
+pub struct ClickHouseSink {
+    tx: Option<mpsc::Sender<Record>>,
+    task: Option<JoinHandle<Result<SinkStats, StoreError>>>,
+    handle: Handle,
+}
+
+impl ClickHouseSink {
+    /// Opens the spool (queuing leftovers of an earlier run for draining) and starts the task
+    /// on `handle`.
+    pub fn start(
+        conn: Connection,
+        options: SinkOptions,
+        handle: Handle,
+    ) -> Result<ClickHouseSink, StoreError> {
+        let spool = Spool::open(&options.spool_dir)?;
+        let (tx, rx) = mpsc::channel(options.queue_records.get());
+        let task = handle.spawn(Shipper::new(conn, options, spool).run(rx));
+        Ok(ClickHouseSink {
+            tx: Some(tx),
+            task: Some(task),
+            handle,
+        })
+    }
+
+    /// Queues a record; blocks while the queue is full (the task is inserting or spooling).
+    pub fn write(&mut self, record: &Record) -> Result<(), StoreError> {
+        let sent = match &self.tx {
+            Some(tx) => tx.blocking_send(record.clone()).is_ok(),
+            None => false,
+        };
+        if sent {
+            Ok(())
+        } else {
+            // The task ended early: finish reports why.
+            Err(self
+                .finish_inner()
+                .err()
+                .unwrap_or(StoreError::SinkTaskGone))
+        }
+    }
+
+    /// Batches are shipped by size and time; nothing to do here.
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Ships what is left, drains the spool (waiting up to `finish_wait` for the server) and
+    /// returns what was done; fails if records are left in the spool.
+    pub fn finish(mut self) -> Result<SinkStats, StoreError> {
+        self.finish_inner()
+    }
+
+    fn finish_inner(&mut self) -> Result<SinkStats, StoreError> {
+        drop(self.tx.take());
+        let Some(task) = self.task.take() else {
+            return Err(StoreError::SinkTaskGone);
+        };
+        match self.handle.block_on(task) {
+            Ok(result) => result,
+            Err(_) => Err(StoreError::SinkTaskGone),
+        }
+    }
+}
+
+impl Drop for ClickHouseSink {
+    fn drop(&mut self) {
+        drop(self.tx.take());
+    }
+}
+
+/// Inserts records into `sites`, `tools` and `findings` (one insert each). Not atomic across
+/// tables: a failed call is retried whole, and the tables collapse what was inserted twice.
+pub async fn insert_records(
+    conn: &Connection,
+    records: &[Record],
+    timeout: Duration,
+) -> Result<(), StoreError> {
+    let t = Some(timeout);
+    let err = |op: &'static str| {
+        move |source| StoreError::ClickHouse {
+            op: op.to_owned(),
+            source,
+        }
+    };
+    let mut insert = conn
+        .client
+        .insert::<SiteRow>("sites")
+        .await
+        .map_err(err("inserting into sites"))?
+        .with_timeouts(t, t);
+    for r in records {
+        insert
+            .write(&SiteRow::from_record(r))
+            .await
+            .map_err(err("inserting into sites"))?;
+    }
+    insert.end().await.map_err(err("inserting into sites"))?;
+
+    if records.iter().any(|r| !r.tools.is_empty()) {
+        let mut insert = conn
+            .client
+            .insert::<ToolRow>("tools")
+            .await
+            .map_err(err("inserting into tools"))?
+            .with_timeouts(t, t);
+        for row in records.iter().flat_map(ToolRow::from_record) {
+            insert
+                .write(&row)
+                .await
+                .map_err(err("inserting into tools"))?;
+        }
+        insert.end().await.map_err(err("inserting into tools"))?;
+    }
+
+    if records.iter().any(|r| !r.findings.is_empty()) {
+        let mut insert = conn
+            .client
+            .insert::<FindingRow>("findings")
+            .await
+            .map_err(err("inserting into findings"))?
+            .with_timeouts(t, t);
+        for row in records.iter().flat_map(FindingRow::from_record) {
+            insert
+                .write(&row)
+                .await
+                .map_err(err("inserting into findings"))?;
+        }
+        insert.end().await.map_err(err("inserting into findings"))?;
+    }
+    Ok(())
+}
+
+/// Writes a `runs` row (the latest row of a run wins).
+pub async fn record_run(conn: &Connection, row: &RunRow) -> Result<(), StoreError> {
+    let err = |source| StoreError::ClickHouse {
+        op: "inserting into runs".to_owned(),
+        source,
+    };
+    let mut insert = conn.client.insert::<RunRow>("runs").await.map_err(err)?;
+    insert.write(row).await.map_err(err)?;
+    insert.end().await.map_err(err)
+}
+
+/// [`insert_records`] with up to `attempts` tries and jittered backoff between them.
+pub(crate) async fn insert_with_retry(
+    conn: &Connection,
+    records: &[Record],
+    timeout: Duration,
+    attempts: u32,
+    backoff: &Backoff,
+    failed_attempts: &mut u64,
+) -> Result<(), StoreError> {
+    let mut attempt = 0;
+    loop {
+        match insert_records(conn, records, timeout).await {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                *failed_attempts += 1;
+                attempt += 1;
+                if attempt >= attempts.max(1) {
+                    return Err(e);
+                }
+                let delay = backoff.delay(attempt - 1);
+                tracing::debug!(error = %e, attempt, delay_ms = delay.as_millis() as u64, "ClickHouse insert failed; retrying");
+                tokio::time::sleep(delay).await;
+            }
+        }
+    }
+}
+
+struct Shipper {
+    conn: Connection,
+    options: SinkOptions,
+    spool: Spool,
+    stats: SinkStats,
+    batch: Vec<Record>,
+    batch_bytes: usize,
+    /// When the oldest record of the batch arrived.
+    batch_started: Option<Instant>,
+    /// While set, batches are spooled and the server is probed at this time.
+    outage_probe_at: Option<Instant>,
+    probe_attempt: u32,
+}
+
+impl Shipper {
+    fn new(conn: Connection, options: SinkOptions, spool: Spool) -> Shipper {
+        // Leftovers from an earlier process are drained first.
+        let outage_probe_at = (!spool.is_empty()).then(Instant::now);
+        Shipper {
+            conn,
+            options,
+            spool,
+            stats: SinkStats::default(),
+            batch: Vec::new(),
+            batch_bytes: 0,
+            batch_started: None,
+            outage_probe_at,
+            probe_attempt: 0,
+        }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Record>) -> Result<SinkStats, StoreError> {
+        loop {
+            let ship_at = self.batch_started.map(|t| t + self.options.batch_delay);
+            tokio::select! {
+                record = rx.recv() => match record {
+                    Some(record) => {
+                        self.batch_bytes += approx_bytes(&record);
+                        self.batch_started.get_or_insert_with(Instant::now);
+                        self.batch.push(record);
+                        if self.batch.len() >= self.options.batch_rows.get()
+                            || self.batch_bytes >= self.options.batch_bytes
+                        {
+                            self.ship().await?;
+                        }
+                    }
+                    None => break,
+                },
+                _ = sleep_until(ship_at) => self.ship().await?,
+                _ = sleep_until(self.outage_probe_at) => self.try_drain().await?,
+            }
+        }
+        self.ship().await?;
+        let give_up = Instant::now() + self.options.finish_wait;
+        while !self.spool.is_empty() {
+            self.try_drain().await?;
+            if self.spool.is_empty() {
+                break;
+            }
+            let next = self.outage_probe_at.unwrap_or_else(Instant::now);
+            if next >= give_up {
+                let records = self.spool.pending_records();
+                let path = self.spool.root().to_owned();
+                self.spool.seal()?;
+                tracing::error!(spool = %path.display(), records, "ClickHouse did not come back; records left in the spool");
+                return Err(StoreError::SpoolNotDrained { path, records });
+            }
+            tokio::time::sleep_until(next).await;
+        }
+        self.spool.remove_if_empty()?;
+        tracing::info!(
+            inserted = self.stats.inserted,
+            spooled = self.stats.spooled,
+            drained = self.stats.drained,
+            batches = self.stats.batches,
+            outages = self.stats.outages,
+            "ClickHouse sink finished"
+        );
+        Ok(self.stats)
+    }
+
+    /// Inserts the current batch, or spools it during an outage or when inserting fails.
+    async fn ship(&mut self) -> Result<(), StoreError> {
+        self.batch_started = None;
+        self.batch_bytes = 0;
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.batch);
+        if self.outage_probe_at.is_none() {
+            let o = &self.options;
+            match insert_with_retry(
+                &self.conn,
+                &batch,
+                o.insert_timeout,
+                o.insert_attempts,
+                &o.backoff,
+                &mut self.stats.failed_attempts,
+            )
+            .await
+            {
+                Ok(()) => {
+                    self.stats.inserted += batch.len() as u64;
+                    self.stats.batches += 1;
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.stats.outages += 1;
+                    self.probe_attempt = 0;
+                    self.outage_probe_at = Some(Instant::now() + self.options.backoff.delay(0));
+                    tracing::warn!(error = %e, spool = %self.spool.root().display(), "ClickHouse inserts failing; spooling records until it answers");
+                }
+            }
+        }
+        self.spool.append(&batch)?;
+        self.stats.spooled += batch.len() as u64;
+        Ok(())
+    }
+
+    /// Inserts the sealed spool generations one by one; on the first failure waits for the
+    /// next probe.
+    async fn try_drain(&mut self) -> Result<(), StoreError> {
+        self.spool.seal()?;
+        let generations = self.spool.sealed().to_vec();
+        for dir in generations {
+            match self.drain_generation(&dir).await {
+                Ok(records) => {
+                    self.spool.remove_drained(&dir, records)?;
+                    self.stats.drained += records;
+                }
+                Err(e) => {
+                    self.probe_attempt += 1;
+                    let delay = self.options.backoff.delay(self.probe_attempt);
+                    self.outage_probe_at = Some(Instant::now() + delay);
+                    tracing::debug!(error = %e, delay_ms = delay.as_millis() as u64, "ClickHouse still unreachable");
+                    return Ok(());
+                }
+            }
+        }
+        if self.outage_probe_at.take().is_some() {
+            tracing::info!(
+                drained = self.stats.drained,
+                "ClickHouse answers again; spool drained"
+            );
+        }
+        Ok(())
+    }
+
+    async fn drain_generation(&mut self, dir: &std::path::Path) -> Result<u64, StoreError> {
+        let mut reader = RunReader::open_dir(dir)?;
+        let mut chunk = Vec::with_capacity(self.options.batch_rows.get());
+        let mut total = 0;
+        loop {
+            chunk.clear();
+            let mut items = 0;
+            for item in reader.by_ref().take(self.options.batch_rows.get()) {
+                items += 1;
+                match item {
+                    Ok(r) => chunk.push(r),
+                    Err(e) => tracing::warn!(error = %e, "skipping an unreadable spooled record"),
+                }
+            }
+            if items == 0 {
+                break;
+            }
+            if chunk.is_empty() {
+                continue;
+            }
+            super::sink::insert_records(&self.conn, &chunk, self.options.insert_timeout).await?;
+            self.stats.batches += 1;
+            total += chunk.len() as u64;
+        }
+        Ok(total)
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
