@@ -26,7 +26,7 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Export(args) => export(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
-        Command::Report(_) => not_yet("report", "the reports issue (8)"),
+        Command::Report(args) => report(args),
         Command::Load(_) | Command::Schema(_) => not_yet("ClickHouse", "the ClickHouse issue (7)"),
         Command::Grade(_) => not_yet("grade", "the deep probe issue (6)"),
     }
@@ -209,4 +209,33 @@ pub async fn execute_argv(argv: Vec<String>, shutdown: Shutdown) -> anyhow::Resu
     use clap::Parser;
     let cli = Cli::try_parse_from(&argv)?;
     execute(cli, argv, shutdown).await
+}
+
+fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    if args.clickhouse.is_some() {
+        return not_yet(
+            "report --clickhouse",
+            "the ClickHouse issue (7) and the reports issue (8)",
+        );
+    }
+    let store = open_store(args.from.as_deref())?;
+    let settings = mcpcensus_analysis::ReportSettings::default();
+    let report = mcpcensus_analysis::build(
+        &store,
+        args.run.as_deref(),
+        args.compare.as_deref(),
+        settings,
+    )?;
+    let text = match args.format {
+        ReportFormat::Text => mcpcensus_analysis::render::text::render(&report),
+        ReportFormat::Json => mcpcensus_analysis::render::json(&report),
+        ReportFormat::Html => mcpcensus_analysis::render::html::render(&report),
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ mod check;
 mod cli;
 mod mcp;
 mod network;
+mod report;
 mod sdk;
 mod seed000;
 mod seed000_sites;

@@ -1,0 +1,272 @@
+//! One pass over a run's records builds its report; memory grows with distinct tool names,
+//! domains, addresses and platforms, and 4 bytes per server for the tool-count quantiles.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use mcpcensus_store::{DocumentKind, Outcome, Record};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::model::*;
+
+/// How much a report lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportSettings {
+    /// Entries in each top list.
+    pub top_n: usize,
+    /// Sites one fingerprint needs before it counts as a platform.
+    pub platform_min_sites: u64,
+}
+
+pub const DEFAULT_TOP_N: usize = 20;
+pub const DEFAULT_PLATFORM_MIN_SITES: u64 = 10;
+
+impl Default for ReportSettings {
+    fn default() -> Self {
+        ReportSettings {
+            top_n: DEFAULT_TOP_N,
+            platform_min_sites: DEFAULT_PLATFORM_MIN_SITES,
+        }
+    }
+}
+
+/// Outcomes of sites the crawler did not scan.
+pub fn scanned(outcome: Outcome) -> bool {
+    !matches!(
+        outcome,
+        Outcome::InvalidInput | Outcome::Excluded | Outcome::Planned | Outcome::NotStarted
+    )
+}
+
+/// The server behind an endpoint: its tool list fingerprint when the probe computed one, else
+/// a hash of its name, version and sorted tool names.
+pub fn server_fingerprint(r: &Record) -> String {
+    if let Some(fp) = &r.tool_list_fingerprint {
+        return fp.clone();
+    }
+    let mut names: Vec<&str> = r.tool_names.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    let key = format!(
+        "{}\u{0}{}\u{0}{}",
+        r.server_name.as_deref().unwrap_or(""),
+        r.server_version.as_deref().unwrap_or(""),
+        names.join("\u{0}")
+    );
+    format!("{:016x}", xxh3_64(key.as_bytes()))
+}
+
+#[derive(Debug, Default)]
+struct PlatformAcc {
+    server_name: Option<String>,
+    server_version: Option<String>,
+    tool_count: u64,
+    sites: u64,
+    passing: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Aggregator {
+    settings: ReportSettings,
+    run_id: String,
+    report: RunReport,
+    outcomes: BTreeMap<String, u64>,
+    tool_counts: Vec<u32>,
+    tool_names: HashMap<String, u64>,
+    findings: BTreeMap<(String, String), u64>,
+    domains: HashMap<String, u64>,
+    ips: HashMap<String, u64>,
+    platforms: HashMap<String, PlatformAcc>,
+}
+
+fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
+    *map.entry(key.to_owned()).or_default() += 1;
+}
+
+impl Aggregator {
+    pub fn new(run_id: &str, settings: ReportSettings) -> Aggregator {
+        Aggregator {
+            settings,
+            run_id: run_id.to_owned(),
+            ..Aggregator::default()
+        }
+    }
+
+    pub fn add(&mut self, r: &Record) {
+        let rep = &mut self.report;
+        rep.sites_read += 1;
+        bump(&mut self.outcomes, r.outcome.as_str());
+        if !scanned(r.outcome) {
+            return;
+        }
+        rep.sites_scanned += 1;
+        if r.outcome != Outcome::Unreachable {
+            rep.sites_reachable += 1;
+        }
+        rep.defects += u64::from(r.defect);
+        let mut seen: BTreeSet<(DocumentKind, bool)> = BTreeSet::new();
+        for doc in &r.documents {
+            if doc.parsed || doc.soft_404 {
+                seen.insert((doc.kind, doc.soft_404));
+            }
+        }
+        for (kind, soft) in seen {
+            let entry = rep.documents.entry(kind.as_str().to_owned()).or_default();
+            if soft {
+                entry.soft_404 += 1;
+            } else {
+                entry.parsed += 1;
+            }
+        }
+        if r.discovery_source.is_some() {
+            rep.sites_with_discovery_document += 1;
+        }
+        for (map, value) in [
+            (&mut rep.protocol_versions, r.protocol_version.as_deref()),
+            (&mut rep.transports, r.transport.map(|t| t.as_str())),
+            (
+                &mut rep.auth_kinds,
+                r.auth.as_ref().map(|a| a.kind.as_str()),
+            ),
+            (&mut rep.spec_versions, r.spec_version.as_deref()),
+            (&mut rep.migration_status, r.migration_status.as_deref()),
+        ] {
+            if let Some(v) = value {
+                bump(map, v);
+            }
+        }
+        for f in &r.findings {
+            *self
+                .findings
+                .entry((f.rule_id.clone(), f.severity.clone()))
+                .or_default() += 1;
+        }
+        for t in &r.tools {
+            if let Some(g) = &t.grade {
+                bump(&mut rep.grades, g);
+            }
+        }
+        if let Some(n) = r.tool_count.filter(|&n| n > 0) {
+            self.tool_counts.push(n);
+            for name in &r.tool_names {
+                *self.tool_names.entry(name.clone()).or_default() += 1;
+            }
+        }
+        if r.endpoint.is_none() {
+            return;
+        }
+        rep.endpoints += 1;
+        let pass = r.outcome == Outcome::Pass;
+        rep.adoption.passing += u64::from(pass);
+        if let Some(via) = r.discovered_via {
+            bump(&mut rep.endpoints_by_method, via.as_str());
+        }
+        if let Some(d) = &r.registrable_domain {
+            *self.domains.entry(d.clone()).or_default() += 1;
+        }
+        if let Some(ip) = r.addresses.first() {
+            *self.ips.entry(ip.clone()).or_default() += 1;
+        }
+        if r.server_name.is_some() || !r.tool_names.is_empty() {
+            let acc = self.platforms.entry(server_fingerprint(r)).or_default();
+            acc.server_name.clone_from(&r.server_name);
+            acc.server_version.clone_from(&r.server_version);
+            acc.tool_count = u64::from(r.tool_count.unwrap_or(0));
+            acc.sites += 1;
+            acc.passing += u64::from(pass);
+        }
+    }
+
+    pub fn finish(mut self) -> RunReport {
+        let n = self.settings.top_n;
+        let mut rep = std::mem::take(&mut self.report);
+        rep.run_id = self.run_id;
+        rep.outcomes = self
+            .outcomes
+            .iter()
+            .map(|(k, &v)| (k.clone(), Share::of(v, rep.sites_read)))
+            .collect();
+        rep.tool_counts = tool_counts(&mut self.tool_counts);
+        rep.top_tool_names = top(self.tool_names, n);
+        rep.top_domains = top(self.domains, n);
+        rep.top_ips = top(self.ips, n);
+        rep.findings = self
+            .findings
+            .into_iter()
+            .map(|((rule_id, severity), count)| FindingCount {
+                rule_id,
+                severity,
+                count,
+            })
+            .collect();
+        let min = self.settings.platform_min_sites;
+        let mut platforms: Vec<(String, PlatformAcc)> = self
+            .platforms
+            .into_iter()
+            .filter(|(_, p)| p.sites >= min)
+            .collect();
+        platforms.sort_by(|a, b| b.1.sites.cmp(&a.1.sites).then_with(|| a.0.cmp(&b.0)));
+        rep.adoption.endpoints = rep.endpoints;
+        rep.adoption.endpoints_platforms_once =
+            rep.endpoints - platforms.iter().map(|(_, p)| p.sites - 1).sum::<u64>();
+        rep.adoption.passing_platforms_once = rep.adoption.passing
+            - platforms
+                .iter()
+                .map(|(_, p)| p.passing.saturating_sub(1))
+                .sum::<u64>();
+        rep.platforms = platforms
+            .into_iter()
+            .map(|(fingerprint, p)| Platform {
+                fingerprint,
+                server_name: p.server_name,
+                server_version: p.server_version,
+                tool_count: p.tool_count,
+                sites: p.sites,
+            })
+            .collect();
+        rep
+    }
+}
+
+/// Lower median and nearest-rank 90th percentile, so SQL can compute the same.
+fn tool_counts(counts: &mut [u32]) -> ToolCounts {
+    let mut buckets: BTreeMap<String, u64> = ["1", "2-5", "6-20", ">20"]
+        .iter()
+        .map(|b| (b.to_string(), 0))
+        .collect();
+    if counts.is_empty() {
+        return ToolCounts {
+            buckets,
+            ..ToolCounts::default()
+        };
+    }
+    counts.sort_unstable();
+    for &c in counts.iter() {
+        let bucket = match c {
+            1 => "1",
+            2..=5 => "2-5",
+            6..=20 => "6-20",
+            _ => ">20",
+        };
+        *buckets.entry(bucket.to_owned()).or_default() += 1;
+    }
+    let len = counts.len();
+    let p90 = (len * 9).div_ceil(10).max(1) - 1;
+    ToolCounts {
+        servers: len as u64,
+        min: u64::from(counts[0]),
+        median: u64::from(counts[(len - 1) / 2]),
+        p90: u64::from(counts[p90]),
+        max: u64::from(counts[len - 1]),
+        buckets,
+    }
+}
+
+/// The `n` most frequent, ties by name.
+fn top(map: HashMap<String, u64>, n: usize) -> Vec<Ranked> {
+    let mut v: Vec<Ranked> = map
+        .into_iter()
+        .map(|(name, count)| Ranked { name, count })
+        .collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    v.truncate(n);
+    v
+}

@@ -1,0 +1,9 @@
+//! Errors of the report engine.
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Store(#[from] mcpcensus_store::StoreError),
+    #[error("the store holds no run")]
+    NoRun,
+}

@@ -1,0 +1,172 @@
+//! The report's shape: the JSON schema machines read (field names are a contract, documented
+//! in docs/report.md), and what the text and HTML renderings show.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// A count and its share of a base, in percent.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    pub count: u64,
+    pub percent: f64,
+}
+
+impl Share {
+    pub fn of(count: u64, base: u64) -> Share {
+        let percent = if base == 0 {
+            0.0
+        } else {
+            round2(100.0 * count as f64 / base as f64)
+        };
+        Share { count, percent }
+    }
+}
+
+/// Two decimals, so both back ends print the same numbers.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// How one kind of discovery document fared.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocumentCounts {
+    /// Sites where it answered 2xx with a usable document.
+    pub parsed: u64,
+    /// Sites where a 200 answer was an HTML page (not counted as served).
+    pub soft_404: u64,
+}
+
+/// Tools per server that listed its tools.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolCounts {
+    pub servers: u64,
+    pub min: u64,
+    pub median: u64,
+    pub p90: u64,
+    pub max: u64,
+    /// Servers by tool count: "1", "2-5", "6-20", ">20".
+    pub buckets: BTreeMap<String, u64>,
+}
+
+/// A name or key with how often it occurred.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ranked {
+    pub name: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingCount {
+    pub rule_id: String,
+    pub severity: String,
+    pub count: u64,
+}
+
+/// One server fingerprint (name, version, tool list) seen on many sites: a platform such as
+/// one vendor serving many shops.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Platform {
+    pub fingerprint: String,
+    pub server_name: Option<String>,
+    pub server_version: Option<String>,
+    pub tool_count: u64,
+    pub sites: u64,
+}
+
+/// Sites with an MCP endpoint, with every platform site counted and with each platform
+/// counted once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Adoption {
+    pub endpoints: u64,
+    pub passing: u64,
+    pub endpoints_platforms_once: u64,
+    pub passing_platforms_once: u64,
+}
+
+/// Everything one run's report says.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub run_id: String,
+    /// Records in the run (one per input site).
+    pub sites_read: u64,
+    /// Sites the crawler scanned (not invalid, excluded, planned or not started).
+    pub sites_scanned: u64,
+    /// Scanned sites that answered (not unreachable).
+    pub sites_reachable: u64,
+    /// Per document kind (home, server_card, legacy_card, ai_catalog, ...).
+    pub documents: BTreeMap<String, DocumentCounts>,
+    /// Sites with any usable discovery document (server card, legacy card, catalog).
+    pub sites_with_discovery_document: u64,
+    pub endpoints: u64,
+    /// Endpoints by discovery method.
+    pub endpoints_by_method: BTreeMap<String, u64>,
+    /// Outcome shares of the records.
+    pub outcomes: BTreeMap<String, Share>,
+    pub defects: u64,
+    pub protocol_versions: BTreeMap<String, u64>,
+    pub transports: BTreeMap<String, u64>,
+    pub auth_kinds: BTreeMap<String, u64>,
+    pub spec_versions: BTreeMap<String, u64>,
+    pub migration_status: BTreeMap<String, u64>,
+    pub tool_counts: ToolCounts,
+    pub top_tool_names: Vec<Ranked>,
+    pub findings: Vec<FindingCount>,
+    /// Graded tools per letter.
+    pub grades: BTreeMap<String, u64>,
+    pub top_domains: Vec<Ranked>,
+    pub top_ips: Vec<Ranked>,
+    pub platforms: Vec<Platform>,
+    pub adoption: Adoption,
+}
+
+/// A site whose verdict changed between two runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transition {
+    pub from: String,
+    pub to: String,
+    pub sites: u64,
+}
+
+/// What changed between two runs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub base_run: String,
+    pub run: String,
+    /// Endpoints in `run` minus endpoints in `base_run`.
+    pub endpoints_delta: i64,
+    pub passing_delta: i64,
+    /// Origins with an endpoint now and none (or no record) before; the lists hold at most
+    /// `LIST_CAP` origins (sorted), the counts are exact.
+    pub new_endpoint_count: u64,
+    pub new_endpoints: Vec<String>,
+    pub vanished_endpoint_count: u64,
+    pub vanished_endpoints: Vec<String>,
+    /// Origins whose tool list fingerprint changed.
+    pub changed_tool_list_count: u64,
+    pub changed_tool_lists: Vec<String>,
+    pub outcome_transitions: Vec<Transition>,
+}
+
+/// The whole report: one run, and optionally its comparison with an earlier one and the
+/// adoption of every run in the store.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub run: RunReport,
+    pub comparison: Option<Comparison>,
+    /// Adoption per run, oldest first.
+    pub history: Vec<HistoryPoint>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    pub run_id: String,
+    pub sites_scanned: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}
+
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+/// Origins listed per comparison list (the counts stay exact).
+pub const LIST_CAP: usize = 1000;

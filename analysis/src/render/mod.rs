@@ -1,0 +1,11 @@
+//! Renderings of a report: text for terminals, JSON for machines, HTML with SVG charts.
+
+pub mod html;
+pub mod text;
+
+use crate::model::Report;
+
+/// The JSON form (schema in docs/report.md).
+pub fn json(report: &Report) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}

@@ -1,0 +1,149 @@
+//! Plain-text tables for a terminal.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::model::{Ranked, Report, Share};
+
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let r = &report.run;
+    let _ = writeln!(out, "mcpcensus report: run {}", r.run_id);
+    let _ = writeln!(
+        out,
+        "sites: {} read, {} scanned, {} reachable; {} with a discovery document; {} endpoints",
+        r.sites_read,
+        r.sites_scanned,
+        r.sites_reachable,
+        r.sites_with_discovery_document,
+        r.endpoints
+    );
+    section(&mut out, "Outcomes");
+    for (k, s) in &r.outcomes {
+        share_row(&mut out, k, s);
+    }
+    let _ = writeln!(out, "  {:<28} {:>10}", "defects", r.defects);
+    counts(
+        &mut out,
+        "Endpoints by discovery method",
+        &r.endpoints_by_method,
+    );
+    section(&mut out, "Discovery documents (sites)");
+    for (k, d) in &r.documents {
+        let _ = writeln!(
+            out,
+            "  {k:<28} {:>10} parsed {:>8} soft 404",
+            d.parsed, d.soft_404
+        );
+    }
+    section(&mut out, "Adoption");
+    let a = &r.adoption;
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>10} ({} counting each platform once)",
+        "endpoints", a.endpoints, a.endpoints_platforms_once
+    );
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>10} ({} counting each platform once)",
+        "passing", a.passing, a.passing_platforms_once
+    );
+    counts(&mut out, "Protocol versions", &r.protocol_versions);
+    counts(&mut out, "Transports", &r.transports);
+    counts(&mut out, "Authentication", &r.auth_kinds);
+    counts(&mut out, "Spec versions", &r.spec_versions);
+    counts(&mut out, "Migration status", &r.migration_status);
+    section(&mut out, "Tools per server");
+    let t = &r.tool_counts;
+    let _ = writeln!(
+        out,
+        "  servers {}  min {}  median {}  p90 {}  max {}",
+        t.servers, t.min, t.median, t.p90, t.max
+    );
+    for (k, v) in &t.buckets {
+        let _ = writeln!(out, "  {k:<28} {v:>10}");
+    }
+    ranked(&mut out, "Most common tool names", &r.top_tool_names);
+    section(&mut out, "Findings");
+    for f in &r.findings {
+        let _ = writeln!(
+            out,
+            "  {:<16} {:<10} {:>10}",
+            f.rule_id, f.severity, f.count
+        );
+    }
+    counts(&mut out, "Tool description grades", &r.grades);
+    ranked(
+        &mut out,
+        "Top registrable domains by endpoints",
+        &r.top_domains,
+    );
+    ranked(&mut out, "Top hosting IPs by endpoints", &r.top_ips);
+    section(&mut out, "Platforms (one server fingerprint on many sites)");
+    for p in &r.platforms {
+        let _ = writeln!(
+            out,
+            "  {} {} {}: {} sites, {} tools",
+            p.fingerprint,
+            p.server_name.as_deref().unwrap_or("-"),
+            p.server_version.as_deref().unwrap_or("-"),
+            p.sites,
+            p.tool_count
+        );
+    }
+    if let Some(c) = &report.comparison {
+        section(&mut out, &format!("Compared with run {}", c.base_run));
+        let _ = writeln!(
+            out,
+            "  endpoints {:+}, passing {:+}",
+            c.endpoints_delta, c.passing_delta
+        );
+        let _ = writeln!(
+            out,
+            "  new endpoints {}, vanished {}, changed tool lists {}",
+            c.new_endpoint_count, c.vanished_endpoint_count, c.changed_tool_list_count
+        );
+        for t in &c.outcome_transitions {
+            let _ = writeln!(out, "  {:>12} -> {:<12} {:>10}", t.from, t.to, t.sites);
+        }
+    }
+    if report.history.len() > 1 {
+        section(&mut out, "Adoption over runs");
+        for h in &report.history {
+            let _ = writeln!(
+                out,
+                "  {:<28} {:>8} scanned {:>8} endpoints {:>8} passing",
+                h.run_id, h.sites_scanned, h.endpoints, h.passing
+            );
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str) {
+    let _ = writeln!(out, "\n{title}");
+}
+
+fn share_row(out: &mut String, key: &str, s: &Share) {
+    let _ = writeln!(out, "  {key:<28} {:>10} {:>7.2}%", s.count, s.percent);
+}
+
+fn counts(out: &mut String, title: &str, map: &BTreeMap<String, u64>) {
+    if map.is_empty() {
+        return;
+    }
+    section(out, title);
+    for (k, v) in map {
+        let _ = writeln!(out, "  {k:<28} {v:>10}");
+    }
+}
+
+fn ranked(out: &mut String, title: &str, list: &[Ranked]) {
+    if list.is_empty() {
+        return;
+    }
+    section(out, title);
+    for r in list {
+        let _ = writeln!(out, "  {:<40} {:>10}", r.name, r.count);
+    }
+}

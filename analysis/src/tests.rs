@@ -1,0 +1,177 @@
+use std::convert::Infallible;
+
+use mcpcensus_store::{DiscoveredVia, Finding, Outcome, Record};
+
+use super::*;
+
+fn site(i: usize, outcome: Outcome) -> Record {
+    let mut r = Record::new("r1", 0, &format!("s{i}.test"), i as u64, outcome, "");
+    r.origin = Some(format!("https://s{i}.test"));
+    r.registrable_domain = Some(format!("s{i}.test"));
+    r.addresses = vec![format!("192.0.2.{}", i % 3)];
+    r
+}
+
+fn server(i: usize, tools: &[&str], name: &str) -> Record {
+    let mut r = site(i, Outcome::Pass);
+    r.endpoint = Some(format!("https://s{i}.test/mcp"));
+    r.discovered_via = Some(DiscoveredVia::McpPath);
+    r.server_name = Some(name.to_owned());
+    r.protocol_version = Some("2025-11-25".into());
+    r.tool_names = tools.iter().map(|t| t.to_string()).collect();
+    r.tool_count = Some(tools.len() as u32);
+    r
+}
+
+fn ok(records: Vec<Record>) -> impl Iterator<Item = Result<Record, Infallible>> {
+    records.into_iter().map(Ok)
+}
+
+fn report(records: Vec<Record>) -> RunReport {
+    let settings = ReportSettings {
+        top_n: 5,
+        platform_min_sites: 3,
+    };
+    run_report("r1", ok(records), settings).unwrap()
+}
+
+#[test]
+fn counts_outcomes_sites_and_tool_quantiles() {
+    let mut records = vec![
+        site(0, Outcome::OutOfScope),
+        site(1, Outcome::Unreachable),
+        site(2, Outcome::InvalidInput),
+        site(3, Outcome::Excluded),
+    ];
+    let tool_sets: [&[&str]; 5] = [
+        &["a"],
+        &["a", "b"],
+        &["a", "b", "c"],
+        &["a", "b", "c", "d", "e", "f", "g"],
+        &["x"; 25],
+    ];
+    for (i, tools) in tool_sets.iter().enumerate() {
+        records.push(server(10 + i, tools, &format!("srv{i}")));
+    }
+    let mut failing = site(20, Outcome::Fail);
+    failing.defect = true;
+    failing.findings.push(Finding {
+        rule_id: "MCP-DISC-001".into(),
+        severity: "info".into(),
+        evidence: String::new(),
+        url: None,
+        tool: None,
+    });
+    records.push(failing);
+    let r = report(records);
+    assert_eq!(r.sites_read, 10);
+    assert_eq!(r.sites_scanned, 8);
+    assert_eq!(r.sites_reachable, 7);
+    assert_eq!(r.endpoints, 5);
+    assert_eq!(r.defects, 1);
+    assert_eq!(
+        r.outcomes["pass"],
+        Share {
+            count: 5,
+            percent: 50.0
+        }
+    );
+    assert_eq!(r.outcomes["invalid_input"].percent, 10.0);
+    let t = &r.tool_counts;
+    assert_eq!(
+        (t.servers, t.min, t.median, t.p90, t.max),
+        (5, 1, 3, 25, 25)
+    );
+    assert_eq!(t.buckets["1"], 1);
+    assert_eq!(t.buckets["2-5"], 2);
+    assert_eq!(t.buckets["6-20"], 1);
+    assert_eq!(t.buckets[">20"], 1);
+    assert_eq!(
+        r.top_tool_names[0],
+        Ranked {
+            name: "x".into(),
+            count: 25
+        }
+    );
+    assert_eq!(
+        r.top_tool_names[1],
+        Ranked {
+            name: "a".into(),
+            count: 4
+        }
+    );
+    assert_eq!(r.endpoints_by_method["mcp_path"], 5);
+    assert_eq!(r.protocol_versions["2025-11-25"], 5);
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!(r.findings[0].count, 1);
+}
+
+#[test]
+fn one_fingerprint_on_many_sites_is_a_platform_counted_once() {
+    let mut records: Vec<Record> = (0..6)
+        .map(|i| server(i, &["buy", "cart"], "shopify-mcp"))
+        .collect();
+    records.push(server(50, &["search"], "docs"));
+    records.push(server(51, &["search"], "other"));
+    let r = report(records);
+    assert_eq!(r.platforms.len(), 1);
+    assert_eq!(r.platforms[0].sites, 6);
+    assert_eq!(r.platforms[0].server_name.as_deref(), Some("shopify-mcp"));
+    assert_eq!(r.adoption.endpoints, 8);
+    assert_eq!(r.adoption.endpoints_platforms_once, 3);
+    assert_eq!(r.adoption.passing_platforms_once, 3);
+}
+
+#[test]
+fn comparison_finds_new_vanished_changed_and_transitions() {
+    let before = vec![
+        server(1, &["a"], "s"),
+        server(2, &["a"], "s"),
+        site(3, Outcome::OutOfScope),
+        server(4, &["a"], "s"),
+    ];
+    let after = vec![
+        server(1, &["a", "b"], "s"),
+        site(2, Outcome::OutOfScope),
+        server(3, &["a"], "s"),
+        server(4, &["a"], "s"),
+    ];
+    let c = compare("r0", ok(before), "r1", ok(after)).unwrap();
+    assert_eq!(c.new_endpoints, ["https://s3.test"]);
+    assert_eq!(c.vanished_endpoints, ["https://s2.test"]);
+    assert_eq!(c.changed_tool_lists, ["https://s1.test"]);
+    assert_eq!(c.endpoints_delta, 0);
+    let t: Vec<(&str, &str, u64)> = c
+        .outcome_transitions
+        .iter()
+        .map(|t| (t.from.as_str(), t.to.as_str(), t.sites))
+        .collect();
+    assert_eq!(
+        t,
+        [("out_of_scope", "pass", 1), ("pass", "out_of_scope", 1)]
+    );
+}
+
+#[test]
+fn html_is_self_contained_with_one_bar_per_value() {
+    let r = report(vec![
+        server(1, &["a"], "s<script>"),
+        site(2, Outcome::OutOfScope),
+    ]);
+    let report = Report {
+        schema_version: 1,
+        run: r,
+        comparison: None,
+        history: Vec::new(),
+    };
+    let html = render::html::render(&report);
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(!html.contains("<script"), "site text must be escaped");
+    let bars = html
+        .matches("<rect class=\"bar\" data-label=\"pass\" data-value=\"50\"")
+        .count();
+    assert_eq!(bars, 1, "{html}");
+    assert!(html.contains("data-label=\"1 tools\" data-value=\"1\""));
+    let json: serde_json::Value = serde_json::from_str(&render::json(&report)).unwrap();
+    assert_eq!(json["run"]["outcomes"]["pass"]["count"], 1);
+}
