@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs and is not a Rust crate. Idempotent; quick when done.
 #  - python3 with the official MCP Python SDK (the real-server tests scan it)
+#  - Debian's chromium (the HTML report is opened in it headless)
 #  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
@@ -8,6 +9,7 @@ sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
 command -v python3 >/dev/null || need+=(python3 python3-pip)
 command -v cc >/dev/null || need+=(gcc)
+command -v chromium >/dev/null || need+=(chromium)
 command -v curl >/dev/null || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq

@@ -9,6 +9,7 @@ mod cli;
 mod mcp;
 mod network;
 mod report;
+mod report_html;
 mod sdk;
 mod seed000;
 mod seed000_sites;

@@ -1,0 +1,164 @@
+//! The HTML report of a simulated 10,000-site crawl, opened in headless Chromium (Debian's
+//! `chromium`, installed by scripts/setup.sh): no console errors, and every chart's bars are
+//! laid out with the widths their values call for.
+
+use std::process::Command;
+
+use mcpcensus_simweb::mcp::McpServer;
+use mcpcensus_simweb::{Reply, SimWeb, Site};
+
+use crate::util::{mcpcensus, WebCrawl};
+
+const SITES: u32 = 10_000;
+
+/// Reads back each bar's label, value and rendered width into the page title.
+const PROBE: &str =
+    "<script>document.title = JSON.stringify([...document.querySelectorAll('rect.bar')]\
+    .map(r => ({chart: r.closest('figure').id, label: r.dataset.label, value: +r.dataset.value, \
+    width: r.getBBox().width})));</script>";
+
+fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (String, String) {
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=2000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium (run scripts/setup.sh, which installs Debian's chromium)");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn console_errors(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn html_report_of_a_10k_site_crawl_renders_in_chromium() {
+    let page = || Reply::html("<html></html>").header("link", "</mcp>; rel=\"mcp\"");
+    let server = McpServer::new();
+    let web = SimWeb::builder()
+        .max_connections(65_536)
+        .start()
+        .await
+        .unwrap();
+    let mut inputs = Vec::new();
+    for i in 0..SITES {
+        let name = format!("site{i}.census.test");
+        let ip = [127, 0, 20 + (i / 250) as u8, (i % 250) as u8 + 1];
+        let site = if i % 10 == 0 {
+            Site::new(&name)
+                .ip(ip)
+                .route("/", page())
+                .mcp("/mcp", &server)
+        } else {
+            Site::new(&name)
+                .ip(ip)
+                .route("/", Reply::html("<html>plain</html>"))
+        };
+        web.add_site(site).unwrap();
+        inputs.push(web.input(&name));
+    }
+    let crawl = WebCrawl::new();
+    let flags = [
+        "--concurrency",
+        "2000",
+        "--per-ip-rps",
+        "5000",
+        "--per-ip-connections",
+        "64",
+        "--per-host-rps",
+        "50",
+        "--per-host-burst",
+        "50",
+    ];
+    let (_, _, records) = crawl.run(&web, &inputs, true, &flags).await;
+    assert_eq!(records.len(), SITES as usize);
+    let passing = records
+        .iter()
+        .filter(|r| r.outcome == mcpcensus_store::Outcome::Pass)
+        .count();
+    assert_eq!(passing, (SITES / 10) as usize);
+
+    let html = crawl.path("report.html");
+    let store = crawl.path("store");
+    mcpcensus(&["report", "--from", &store, "--format", "html", "-o", &html])
+        .await
+        .unwrap();
+    let profile = tempfile::tempdir().unwrap();
+
+    // The report as written: no console message at all.
+    let (dom, stderr) = chromium(std::path::Path::new(&html), profile.path());
+    assert!(dom.contains("<svg"), "{dom}");
+    assert!(console_errors(&stderr).is_empty(), "{stderr}");
+
+    // With a probe appended: the bars as Chromium laid them out.
+    let text = std::fs::read_to_string(&html).unwrap();
+    let probe = crawl.path("probe.html");
+    std::fs::write(&probe, text.replace("</body>", &format!("{PROBE}</body>"))).unwrap();
+    let (dom, stderr) = chromium(std::path::Path::new(&probe), profile.path());
+    assert!(console_errors(&stderr).is_empty(), "{stderr}");
+    let title = dom
+        .split_once("<title>")
+        .and_then(|(_, t)| t.split_once("</title>"))
+        .unwrap()
+        .0;
+    let title = title
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let bars: Vec<serde_json::Value> =
+        serde_json::from_str(&title).unwrap_or_else(|e| panic!("{e}: {title}"));
+    let bar = |chart: &str, label: &str| {
+        bars.iter()
+            .find(|b| b["chart"] == chart && b["label"] == label)
+            .unwrap_or_else(|| panic!("no bar {chart}/{label} in {bars:?}"))
+    };
+    let pass = bar("outcomes", "pass");
+    assert_eq!(pass["value"], 10.0);
+    let out_of_scope = bar("outcomes", "out_of_scope");
+    assert_eq!(out_of_scope["value"], 90.0);
+    // Widths follow the values: the 90% bar is nine times the 10% bar.
+    let ratio = out_of_scope["width"].as_f64().unwrap() / pass["width"].as_f64().unwrap();
+    assert!((ratio - 9.0).abs() < 0.2, "width ratio {ratio}");
+    assert_eq!(
+        bar("tool-counts", "1 tools")["value"],
+        f64::from(SITES / 10)
+    );
+    assert_eq!(
+        bar("discovery-methods", "link_header")["value"],
+        f64::from(SITES / 10)
+    );
+    assert_eq!(
+        bar("adoption", &records[0].run_id)["value"],
+        f64::from(SITES / 10)
+    );
+    for b in &bars {
+        let (v, w) = (b["value"].as_f64().unwrap(), b["width"].as_f64().unwrap());
+        assert_eq!(v > 0.0, w > 0.0, "{b}");
+    }
+}
