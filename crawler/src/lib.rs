@@ -7,6 +7,7 @@ pub mod discovery;
 pub mod error;
 pub mod input;
 pub mod net;
+pub mod probe;
 pub mod run;
 pub mod scan;
 pub mod session;

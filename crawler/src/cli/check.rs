@@ -37,13 +37,16 @@ pub async fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
 /// Checks the target and writes the result to `out`: 0 once the site is measured (whatever
 /// its outcome, `excluded` included), [`EXIT_INVALID_INPUT`] for a target that is not a
-/// usable host; an error for a bad setting or `--deep`.
+/// usable host; an error for a bad setting. `--deep` runs seed 003's probe after the session.
 pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Result<ExitCode> {
     let (record, transcript) = check(args).await?;
     if args.explain {
         write_transcript(out, &record, &transcript)?;
     }
     write_verdict(out, &record)?;
+    if record.probe.as_deref() == Some("deep") {
+        crate::probe::write_probe(out, &record)?;
+    }
     if args.explain {
         write_findings(out, &record)?;
     }
@@ -56,12 +59,9 @@ pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
 
 /// The record a crawl would write for the target, and every request and answer in order.
 pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> {
-    let config = args.load_config()?;
-    if args.deep || config.crawl.probe == Probe::Deep {
-        bail!(
-            "`check --deep` is not available in this build yet: the deep probe (seed 003) lands \
-             with issue 6"
-        );
+    let mut config = args.load_config()?;
+    if args.deep {
+        config.crawl.probe = Probe::Deep;
     }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
     // The crawl's intake, for one line: normalize, then the opt-out list.

@@ -130,16 +130,20 @@ pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     writeln!(out, "findings")?;
     for f in &r.findings {
         let rule = crate::audit::rule(&f.rule_id);
-        let title = rule.map_or("", |rule| rule.title);
+        let server_rule = crate::probe::MCP_RULES.iter().find(|r| r.id == f.rule_id);
+        let title = rule.map_or(server_rule.map_or("", |r| r.title), |rule| rule.title);
         writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
         if let Some(url) = &f.url {
             writeln!(out, "    at: {}", clean(url))?;
         }
+        if let Some(tool) = &f.tool {
+            writeln!(out, "    tool: {}", clean(tool))?;
+        }
         if !f.evidence.is_empty() {
             writeln!(out, "    evidence: {}", clean(&f.evidence))?;
         }
-        if let Some(rule) = rule {
-            writeln!(out, "    fix: {}", rule.fix)?;
+        if let Some(fix) = rule.map(|r| r.fix).or(server_rule.map(|r| r.fix)) {
+            writeln!(out, "    fix: {fix}")?;
         }
     }
     Ok(())

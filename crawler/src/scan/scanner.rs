@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::discover::discover;
-use super::endpoint_card::fetch_endpoint_card;
+use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::reasons;
 use super::site::SiteScan;
 use crate::audit::audit_site;
@@ -17,6 +17,7 @@ use crate::config::Probe;
 use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Net;
+use crate::probe::run_probe;
 use crate::run::{ScanFuture, Scanner, SiteJob};
 use crate::session::{run_session, Exchange, SessionOptions, REDIRECT_REASON};
 
@@ -185,6 +186,24 @@ impl SiteScanner {
         let cap = self.settings.document_cap;
         found.endpoint_card = fetch_endpoint_card(site, &endpoint, &found, cap).await;
         audit_site(&found, &site.origin).apply_to(&mut site.record);
+        if self.settings.probe == Probe::Deep {
+            self.deep_probe(site, &endpoint).await;
+        }
+    }
+
+    /// Seed 003's deep probe, with its own budget of 9 requests; it ends before the site
+    /// deadline, by the same margin as the endpoint card's GET.
+    async fn deep_probe(&self, site: &mut SiteScan, endpoint: &Url) {
+        let started = Instant::now();
+        let deadline = site
+            .deadline
+            .checked_sub(DEADLINE_MARGIN)
+            .unwrap_or(site.deadline);
+        let keep = site.transcript.is_some();
+        let report = run_probe(&site.client, endpoint, deadline, keep).await;
+        report.apply_to(&mut site.record, self.settings.tools_cap.get());
+        site.extend_transcript(report.exchanges);
+        site.record.timings.probe_ms = Some(ms(started.elapsed()));
     }
 
     /// Seed 000's capped session; it refuses itself when under 12 s are left.

@@ -24,7 +24,7 @@ mod verdict;
 #[cfg(test)]
 mod tests;
 
-pub use answer::{Body, NoAnswer};
+pub use answer::{media_type, Body, NoAnswer};
 pub use capped::{
     can_open, run_session, SessionOptions, ANSWER_CAP, DEFAULT_TOOLS_CAP, EXCERPT_BYTES,
     MCP_PROTOCOL_VERSION, MCP_SESSION_ID, SESSION_BUDGET,

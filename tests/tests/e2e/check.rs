@@ -419,9 +419,35 @@ async fn an_excluded_site_gets_no_request() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deep_is_refused_until_the_deep_probe_lands() {
-    let err = mcpcensus(&["check", "example.com", "--deep"])
+async fn deep_prints_the_probe_classification() {
+    let server = McpServer::ts_v1_stateful().n_tools(2);
+    let web = SimWeb::builder()
+        .site(
+            Site::new("deep.test")
+                .route(
+                    "/",
+                    Reply::html("<html></html>").header("link", "</mcp>; rel=\"mcp\""),
+                )
+                .mcp("/mcp", &server),
+        )
+        .start()
         .await
-        .unwrap_err();
-    assert!(err.to_string().contains("--deep"), "{err}");
+        .unwrap();
+    let (code, out) = check(&web, &web.input("deep.test"), &["--deep", "--explain"]).await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(out.verdict["transport"], "streamable_http", "{}", out.text);
+    assert_eq!(out.verdict["spec_version"], "2025-11-25");
+    assert_eq!(
+        out.verdict["deprecated_features"],
+        "initialize_only, sessions"
+    );
+    assert_eq!(out.verdict["migration_status"], "to_migrate");
+    assert!(out.verdict["checklist"].starts_with("1. Implement server/discover"));
+    assert!(out.verdict["checklist"].ends_with("3. Re-run the scan."));
+    assert!(out.text.contains("SW-MCP-001 [high]"), "{}", out.text);
+    // The probe's requests are in the transcript, after the session's.
+    assert!(out
+        .blocks
+        .iter()
+        .any(|b| b.purpose == "probe:server/discover"));
 }

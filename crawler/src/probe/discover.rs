@@ -1,0 +1,645 @@
+//! The probe's requests in seed 003's order: `server/discover` with 2026-07-28; `initialize`
+//! when the answer is not a recognised modern one (the spec's rule: a result with
+//! `supportedVersions`, or a 400 carrying -32020, -32021 or -32022, is modern); a GET for the
+//! legacy HTTP+SSE transport when `initialize` is refused with 400, 404 or 405; `tools/list` in
+//! the dialect that answered, following `nextCursor` within the budget; and on a 401 or 403 the
+//! protected-resource and authorization-server metadata. At most 9 requests in all.
+
+use http::{HeaderName, HeaderValue, StatusCode};
+use mcpcensus_store::{Record, RequestLog, Transport};
+use serde_json::{json, Value};
+use tokio::time::Instant;
+use url::Url;
+
+use super::auth::{
+    as_metadata_candidates, classify_auth, first_authorization_server, issuer_matches, no_auth,
+    prm_candidates, AuthFacts,
+};
+use super::classify::{classify, ProbeFacts, MODERN_VERSION};
+use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
+use super::grades::grade_tools;
+use super::rules::{server_rules, ListSource, MCP_RULES};
+use super::transport::{BodyKind, EventStream, ProbeClient, RpcRead, Stop};
+use crate::net::SiteClient;
+use crate::session::{
+    initialize_body, initialized_body, read_tools, Exchange, CLIENT_NAME, CLIENT_VERSION,
+    MCP_PROTOCOL_VERSION, MCP_SESSION_ID,
+};
+
+/// Most requests the probe sends (seed 003: "it sends at most 9 requests").
+pub const PROBE_MAX_REQUESTS: usize = 9;
+/// The `Mcp-Method` header of 2026-07-28.
+pub const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+/// The modern errors that tell a 2026-07-28 server (spec notes §4).
+const MODERN_ERRORS: [i64; 3] = [-32020, -32021, -32022];
+const ID_DISCOVER: u64 = 1;
+const ID_INITIALIZE: u64 = 1;
+const ID_TOOLS_FIRST: u64 = 2;
+
+/// What the probe did and saw.
+#[derive(Debug, Default)]
+pub struct ProbeReport {
+    pub facts: ProbeFacts,
+    pub requests: Vec<RequestLog>,
+    pub exchanges: Vec<Exchange>,
+    /// The first request got no answer: the classification is not written.
+    pub unreachable: bool,
+    pub server_name: Option<String>,
+    pub server_version: Option<String>,
+}
+
+/// The dialect tools/list is asked in.
+#[derive(Debug, Clone)]
+enum Dialect {
+    Modern {
+        version: String,
+    },
+    Legacy {
+        version: Option<HeaderValue>,
+        session: Option<HeaderValue>,
+    },
+}
+
+/// Runs the probe against `endpoint`, ending by `deadline`.
+pub async fn run_probe(
+    client: &SiteClient,
+    endpoint: &Url,
+    deadline: Instant,
+    keep_exchanges: bool,
+) -> ProbeReport {
+    let mut report = ProbeReport {
+        facts: ProbeFacts {
+            https: endpoint.scheme() == "https",
+            ..ProbeFacts::default()
+        },
+        ..ProbeReport::default()
+    };
+    if !report.facts.https {
+        report.facts.note = Some("not served over HTTPS: not probed".to_owned());
+        return report;
+    }
+    let mut pc = ProbeClient::new(client, deadline, PROBE_MAX_REQUESTS);
+    if keep_exchanges {
+        pc.keep_exchanges();
+    }
+    let mut probe = Probe {
+        pc,
+        endpoint,
+        report: &mut report,
+    };
+    probe.run().await;
+    let Probe { pc, .. } = probe;
+    report.requests = pc.requests;
+    report.exchanges = pc.exchanges.unwrap_or_default();
+    report
+}
+
+struct Probe<'a, 'c> {
+    pc: ProbeClient<'c>,
+    endpoint: &'a Url,
+    report: &'a mut ProbeReport,
+}
+
+fn modern_body(method: &str, id: u64, version: &str, cursor: Option<&str>) -> String {
+    let mut params = json!({"_meta": {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }});
+    if let Some(cursor) = cursor {
+        params["cursor"] = Value::from(cursor);
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+fn legacy_tools_body(id: u64, cursor: Option<&str>) -> String {
+    let params = match cursor {
+        Some(c) => json!({"cursor": c}),
+        None => json!({}),
+    };
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}).to_string()
+}
+
+fn header(text: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(text).ok()
+}
+
+fn declares_tools(capabilities: Option<&Value>) -> bool {
+    capabilities
+        .and_then(|c| c.get("tools"))
+        .is_some_and(|t| !matches!(t, Value::Null | Value::Bool(false)))
+}
+
+impl Probe<'_, '_> {
+    fn note(&mut self, stop: &Stop) {
+        self.report
+            .facts
+            .note
+            .get_or_insert_with(|| stop.describe());
+    }
+
+    /// A JSON-RPC message in a JSON or event-stream body to a POST: Streamable HTTP.
+    fn saw_post_answer(&mut self, read: &RpcRead) {
+        let framed = matches!(read.kind, BodyKind::Json | BodyKind::EventStream);
+        if framed && (read.answer.is_some() || read.refused()) {
+            self.report.facts.transport = Some(Transport::StreamableHttp);
+        }
+        self.report
+            .facts
+            .server_calls
+            .extend(read.server_calls.iter().cloned());
+    }
+
+    fn learn_server(&mut self, info: Option<&Value>) {
+        let text = |key: &str| {
+            info.and_then(|i| i.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        self.report.server_name = text("name");
+        self.report.server_version = text("version");
+    }
+
+    async fn run(&mut self) {
+        let endpoint = self.endpoint.clone();
+        let discovered = self
+            .pc
+            .post(
+                &endpoint,
+                "server/discover",
+                modern_headers("server/discover", MODERN_VERSION),
+                modern_body("server/discover", ID_DISCOVER, MODERN_VERSION, None),
+                Some(ID_DISCOVER),
+            )
+            .await;
+        let read = match discovered {
+            Ok(read) => read,
+            Err(stop) => {
+                self.report.unreachable = matches!(stop, Stop::Failed(_) | Stop::OutOfTime);
+                self.note(&stop);
+                return;
+            }
+        };
+        self.saw_post_answer(&read);
+        if read.refused() {
+            return self.read_auth(read.challenge()).await;
+        }
+        if let Some(version) = self.modern(&read).await {
+            let caps = self.report.facts.capabilities.clone();
+            if declares_tools(caps.as_ref()) {
+                self.list_tools(Dialect::Modern { version }).await;
+            }
+            self.settle_auth();
+            return;
+        }
+        self.legacy().await;
+        self.settle_auth();
+    }
+
+    /// `auth` is None when nothing refused the probe.
+    fn settle_auth(&mut self) {
+        if self.report.facts.auth.is_none() && !self.report.facts.tools.refused {
+            let answered = self.report.facts.initialize_answered
+                || self.report.facts.discover_versions.is_some();
+            if answered {
+                self.report.facts.auth = Some(no_auth());
+            }
+        }
+    }
+
+    /// Reads a modern answer to `server/discover`; the version to speak when it is one.
+    async fn modern(&mut self, read: &RpcRead) -> Option<String> {
+        if let Some(result) = read.result() {
+            let versions = result.get("supportedVersions")?.as_array()?;
+            let versions: Vec<String> = versions
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+            return Some(self.accept_discover(result.clone(), versions));
+        }
+        if read.status != StatusCode::BAD_REQUEST
+            || !read
+                .error_code()
+                .is_some_and(|c| MODERN_ERRORS.contains(&c))
+        {
+            return None;
+        }
+        // A modern server that refused our request: -32022 names the versions it supports.
+        let supported: Vec<String> = read
+            .answer
+            .as_ref()
+            .and_then(|a| a.pointer("/error/data/supported"))
+            .and_then(Value::as_array)
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.report.facts.discover_versions = Some(supported.clone());
+        let retry = supported
+            .iter()
+            .filter(|v| v.as_str() >= MODERN_VERSION && v.as_str() != MODERN_VERSION)
+            .max()?
+            .clone();
+        let endpoint = self.endpoint.clone();
+        let again = self
+            .pc
+            .post(
+                &endpoint,
+                "server/discover",
+                modern_headers("server/discover", &retry),
+                modern_body("server/discover", ID_DISCOVER, &retry, None),
+                Some(ID_DISCOVER),
+            )
+            .await
+            .ok()?;
+        self.saw_post_answer(&again);
+        let result = again.result()?.clone();
+        let versions = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or(supported);
+        let _ = self.accept_discover(result, versions);
+        Some(retry)
+    }
+
+    fn accept_discover(&mut self, result: Value, versions: Vec<String>) -> String {
+        let speak = if versions.iter().any(|v| v == MODERN_VERSION) {
+            MODERN_VERSION.to_owned()
+        } else {
+            versions
+                .iter()
+                .max()
+                .cloned()
+                .unwrap_or_else(|| MODERN_VERSION.to_owned())
+        };
+        self.report.facts.discover_versions = Some(versions);
+        self.report.facts.capabilities = result.get("capabilities").cloned();
+        self.learn_server(result.pointer("/_meta/io.modelcontextprotocol~1serverInfo"));
+        speak
+    }
+
+    /// `initialize`, then the legacy SSE transport when it is refused with 400, 404 or 405.
+    async fn legacy(&mut self) {
+        let endpoint = self.endpoint.clone();
+        let read = match self
+            .pc
+            .post(
+                &endpoint,
+                "initialize",
+                Vec::new(),
+                initialize_body(),
+                Some(ID_INITIALIZE),
+            )
+            .await
+        {
+            Ok(read) => read,
+            Err(stop) => return self.note(&stop),
+        };
+        self.saw_post_answer(&read);
+        if read.refused() {
+            return self.read_auth(read.challenge()).await;
+        }
+        if let Some(result) = read.result().cloned() {
+            let session = read
+                .headers
+                .get(MCP_SESSION_ID)
+                .filter(|v| !v.is_empty())
+                .cloned();
+            let version = self.accept_initialize(&result, session.is_some());
+            let dialect = Dialect::Legacy {
+                version: version.as_deref().and_then(header),
+                session,
+            };
+            if let Err(stop) = self.initialized(&dialect).await {
+                return self.note(&stop);
+            }
+            if declares_tools(result.get("capabilities")) {
+                self.list_tools(dialect).await;
+            }
+            return;
+        }
+        if matches!(read.status.as_u16(), 400 | 404 | 405) {
+            self.legacy_sse().await;
+        }
+    }
+
+    fn accept_initialize(&mut self, result: &Value, session: bool) -> Option<String> {
+        let facts = &mut self.report.facts;
+        facts.initialize_answered = true;
+        facts.session_id_issued = session;
+        facts.negotiated = result
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        facts.capabilities = result.get("capabilities").cloned();
+        let negotiated = facts.negotiated.clone();
+        self.learn_server(result.get("serverInfo"));
+        negotiated
+    }
+
+    async fn initialized(&mut self, dialect: &Dialect) -> Result<(), Stop> {
+        let endpoint = self.endpoint.clone();
+        let read = self
+            .pc
+            .post(
+                &endpoint,
+                "notifications/initialized",
+                dialect_headers(dialect, "notifications/initialized"),
+                initialized_body().to_owned(),
+                None,
+            )
+            .await?;
+        if read.refused() {
+            self.read_auth(read.challenge()).await;
+        }
+        Ok(())
+    }
+
+    /// `tools/list`, page after page, while the budget lasts.
+    async fn list_tools(&mut self, dialect: Dialect) {
+        let endpoint = self.endpoint.clone();
+        let mut cursor: Option<String> = None;
+        let mut id = ID_TOOLS_FIRST;
+        loop {
+            let body = match &dialect {
+                Dialect::Modern { version } => {
+                    modern_body("tools/list", id, version, cursor.as_deref())
+                }
+                Dialect::Legacy { .. } => legacy_tools_body(id, cursor.as_deref()),
+            };
+            let sent = self
+                .pc
+                .post(
+                    &endpoint,
+                    "tools/list",
+                    dialect_headers(&dialect, "tools/list"),
+                    body,
+                    Some(id),
+                )
+                .await;
+            let read = match sent {
+                Ok(read) => read,
+                Err(stop) => {
+                    self.report.facts.tools.pending_cursor |= cursor.is_some();
+                    return self.note(&stop);
+                }
+            };
+            self.saw_post_answer(&read);
+            if read.refused() {
+                self.report.facts.tools.refused = true;
+                return self.read_auth(read.challenge()).await;
+            }
+            let Some(result) = read.result() else {
+                self.report.facts.tools.pending_cursor |= cursor.is_some();
+                return;
+            };
+            if self.take_page(result, &mut cursor) {
+                return;
+            }
+            id += 1;
+        }
+    }
+
+    /// Keeps one page; true when it was the last (or its cursor repeats).
+    fn take_page(&mut self, result: &Value, cursor: &mut Option<String>) -> bool {
+        let tools = &mut self.report.facts.tools;
+        tools.answered = true;
+        if let Some(entries) = result.get("tools").and_then(Value::as_array) {
+            tools.entries.extend(entries.iter().cloned());
+        }
+        let next = result
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned);
+        tools.pending_cursor = next.is_some();
+        match next {
+            Some(next) if cursor.as_deref() != Some(next.as_str()) => {
+                *cursor = Some(next);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// The legacy HTTP+SSE transport: a GET whose first event is `endpoint`, then the session
+    /// over the POST URL it names, answers arriving on the stream.
+    async fn legacy_sse(&mut self) {
+        let endpoint = self.endpoint.clone();
+        let stream = match self.pc.open_stream(&endpoint, "sse").await {
+            Ok(Some(stream)) => stream,
+            Ok(None) => return,
+            Err(stop) => return self.note(&stop),
+        };
+        let mut stream = stream;
+        let deadline = self.pc.deadline();
+        let first = stream.next_event(deadline).await;
+        let Some(first) = first.filter(|e| e.event == "endpoint") else {
+            stream.close();
+            return;
+        };
+        self.report.facts.transport = Some(Transport::Sse);
+        let Ok(post_url) = endpoint.join(first.data.trim()) else {
+            stream.close();
+            return;
+        };
+        self.sse_session(&mut stream, &post_url).await;
+        stream.close();
+    }
+
+    async fn sse_session(&mut self, stream: &mut EventStream, post_url: &Url) {
+        let deadline = self.pc.deadline();
+        let sent = self
+            .pc
+            .post(post_url, "initialize", Vec::new(), initialize_body(), None)
+            .await;
+        match sent {
+            Ok(read) if read.refused() => return self.read_auth(read.challenge()).await,
+            Ok(_) => {}
+            Err(stop) => return self.note(&stop),
+        }
+        let (answer, calls) = stream.answer(ID_INITIALIZE, deadline).await;
+        self.report.facts.server_calls.extend(calls);
+        let Some(result) = answer.as_ref().and_then(|a| a.get("result")).cloned() else {
+            return;
+        };
+        let version = self.accept_initialize(&result, false);
+        let dialect = Dialect::Legacy {
+            version: version.as_deref().and_then(header),
+            session: None,
+        };
+        let _ = self
+            .pc
+            .post(
+                post_url,
+                "notifications/initialized",
+                dialect_headers(&dialect, "notifications/initialized"),
+                initialized_body().to_owned(),
+                None,
+            )
+            .await;
+        if !declares_tools(result.get("capabilities")) {
+            return;
+        }
+        let mut cursor: Option<String> = None;
+        let mut id = ID_TOOLS_FIRST;
+        loop {
+            let sent = self
+                .pc
+                .post(
+                    post_url,
+                    "tools/list",
+                    dialect_headers(&dialect, "tools/list"),
+                    legacy_tools_body(id, cursor.as_deref()),
+                    None,
+                )
+                .await;
+            match sent {
+                Ok(read) if read.refused() => {
+                    self.report.facts.tools.refused = true;
+                    return self.read_auth(read.challenge()).await;
+                }
+                Ok(_) => {}
+                Err(stop) => {
+                    self.report.facts.tools.pending_cursor |= cursor.is_some();
+                    return self.note(&stop);
+                }
+            }
+            let (answer, calls) = stream.answer(id, deadline).await;
+            self.report.facts.server_calls.extend(calls);
+            let Some(result) = answer.as_ref().and_then(|a| a.get("result")) else {
+                return;
+            };
+            if self.take_page(result, &mut cursor) {
+                return;
+            }
+            id += 1;
+        }
+    }
+
+    /// After a 401 or 403: the protected-resource metadata, then the authorization server's.
+    async fn read_auth(&mut self, challenge: Option<String>) {
+        let mut facts = AuthFacts {
+            challenge: challenge.clone(),
+            ..AuthFacts::default()
+        };
+        for url in prm_candidates(self.endpoint, challenge.as_deref()) {
+            match self.pc.get_json(&url, "protected_resource").await {
+                Ok((_, Some(doc))) => {
+                    facts.metadata_urls.push(url.to_string());
+                    facts.prm = Some((url.to_string(), doc));
+                    break;
+                }
+                Ok(_) => {}
+                Err(Stop::Budget | Stop::OutOfTime) => break,
+                Err(_) => {}
+            }
+        }
+        let issuer = facts
+            .prm
+            .as_ref()
+            .and_then(|(_, doc)| first_authorization_server(doc));
+        if let Some(issuer) = issuer {
+            for url in as_metadata_candidates(&issuer) {
+                match self.pc.get_json(&url, "auth_server").await {
+                    Ok((_, Some(doc))) => {
+                        facts.metadata_urls.push(url.to_string());
+                        // 2026-07-28: a document whose issuer differs is rejected.
+                        if issuer_matches(&doc, &issuer) {
+                            facts.as_metadata = Some((url.to_string(), doc));
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(Stop::Budget | Stop::OutOfTime) => break,
+                    Err(_) => {}
+                }
+            }
+        }
+        self.report.facts.auth = Some(classify_auth(&facts));
+    }
+}
+
+fn modern_headers(method: &str, version: &str) -> Vec<(HeaderName, HeaderValue)> {
+    let mut headers = Vec::new();
+    if let Some(v) = header(version) {
+        headers.push((MCP_PROTOCOL_VERSION, v));
+    }
+    if let Some(m) = header(method) {
+        headers.push((MCP_METHOD, m));
+    }
+    headers
+}
+
+fn dialect_headers(dialect: &Dialect, method: &str) -> Vec<(HeaderName, HeaderValue)> {
+    match dialect {
+        Dialect::Modern { version } => modern_headers(method, version),
+        Dialect::Legacy { version, session } => {
+            let mut headers = Vec::new();
+            if let Some(v) = version {
+                headers.push((MCP_PROTOCOL_VERSION, v.clone()));
+            }
+            if let Some(s) = session {
+                headers.push((MCP_SESSION_ID, s.clone()));
+            }
+            headers
+        }
+    }
+}
+
+impl ProbeReport {
+    /// Writes the classification, the tools (fingerprinted and graded), the server rules'
+    /// findings and the requests into the record. A probe whose first request got no answer
+    /// writes no classification and no findings.
+    pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
+        record.probe = Some("deep".into());
+        record.requests.extend(self.requests.iter().cloned());
+        record
+            .findings
+            .retain(|f| !MCP_RULES.iter().any(|r| r.id == f.rule_id));
+        if self.unreachable {
+            return;
+        }
+        let facts = &self.facts;
+        let c = classify(facts);
+        if facts.https {
+            record.transport = Some(c.transport);
+        }
+        record.auth.clone_from(&facts.auth);
+        record.spec_version = c.spec_version;
+        record.deprecated_features = c.deprecated.iter().map(|d| d.as_str().to_owned()).collect();
+        record.migration_status = c.status.map(|s| s.as_str().to_owned());
+        record.checklist = c.checklist.iter().map(|s| s.as_str().to_owned()).collect();
+        if facts.tools.answered {
+            let list = read_tools(&json!({"tools": facts.tools.entries}), tools_cap);
+            record.tools = list.tools;
+        }
+        let grades = facts
+            .tools
+            .answered
+            .then(|| grade_tools(&facts.tools.entries));
+        for tool in &mut record.tools {
+            tool.fingerprint = Some(tool_fingerprint(tool));
+            if let Some(g) = &grades {
+                tool.grade = g.letter_of(&tool.name).map(str::to_owned);
+            }
+        }
+        record.tool_list_fingerprint = tool_list_fingerprint(&record.tools);
+        record.grades = grades.map(|g| g.to_record());
+        record.findings.extend(server_rules(
+            &facts.tools,
+            ListSource::Probe,
+            record.endpoint.as_deref(),
+        ));
+    }
+}

@@ -1,0 +1,41 @@
+//! The deep server probe of seed 003: at most 9 requests, no credential, https only, run after
+//! seed 000's session. It asks `server/discover`, falls back to `initialize` and to the legacy
+//! HTTP+SSE transport, lists the tools (following `nextCursor` within the budget), reads the
+//! OAuth metadata when the server refuses it, and classifies what it saw: transport,
+//! authentication, spec version, deprecated features, migration status and checklist. The
+//! server rules (SW-MCP-001, SW-MCP-011), the tool description grades and the fingerprints
+//! then read the tool list. Only `transport.rs` and `discover.rs` do I/O; the rest is pure, so
+//! `mcpcensus grade FILE` runs the same rules and grades on a pasted list.
+
+mod auth;
+mod checklist;
+mod classify;
+mod discover;
+mod fingerprint;
+mod grades;
+mod report;
+mod rules;
+mod transport;
+
+#[cfg(test)]
+mod tests;
+
+pub use auth::{
+    as_metadata_candidates, auth_kind, classify_auth, prm_candidates, resource_metadata_param,
+    AuthFacts,
+};
+pub use checklist::{checklist, Step};
+pub use classify::{
+    classify, deprecated_features, spec_version, Classification, Deprecated, MigrationStatus,
+    ProbeFacts, ToolsRead, MODERN_VERSION,
+};
+pub use discover::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
+pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
+pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
+pub use report::write_probe;
+pub use rules::{
+    declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, McpRule,
+    SteerLevel, INSTRUCTION_LIKE_DESCRIPTION, MCP_RULES, PASTED_MAX_TOOLS,
+    UNAUTHENTICATED_TOOL_LIST,
+};
+pub use transport::{BodyKind, ProbeClient, RpcRead, Stop};

@@ -1,0 +1,79 @@
+//! The deep probe's part of `mcpcensus check --deep` output, `name: value` lines after the
+//! verdict's: the classification, the checklist with its texts and the grades.
+
+use std::io::{self, Write};
+
+use mcpcensus_store::Record;
+
+use super::checklist::Step;
+
+const STEPS: [Step; 10] = [
+    Step::ServeHttps,
+    Step::MoveToStreamableHttp,
+    Step::ImplementServerDiscover,
+    Step::DropSessions,
+    Step::DropRoots,
+    Step::DropSampling,
+    Step::DropLogging,
+    Step::OfferCimd,
+    Step::RerunScan,
+    Step::NothingToMigrate,
+];
+
+/// Writes the probe's classification of `r` (one `name: value` line each).
+pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
+    let dash = |v: Option<&str>| v.unwrap_or("-").to_owned();
+    writeln!(
+        out,
+        "  transport: {}",
+        dash(r.transport.map(|t| t.as_str()))
+    )?;
+    let auth = r.auth.as_ref().map(|a| a.kind.as_str());
+    writeln!(out, "  auth: {}", dash(auth))?;
+    writeln!(out, "  spec_version: {}", dash(r.spec_version.as_deref()))?;
+    let deprecated = if r.deprecated_features.is_empty() {
+        "none".to_owned()
+    } else {
+        r.deprecated_features.join(", ")
+    };
+    writeln!(out, "  deprecated_features: {deprecated}")?;
+    writeln!(
+        out,
+        "  migration_status: {}",
+        dash(r.migration_status.as_deref())
+    )?;
+    if !r.checklist.is_empty() {
+        let steps: Vec<String> = r
+            .checklist
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let text = STEPS
+                    .iter()
+                    .find(|s| s.as_str() == id)
+                    .map_or(id.as_str(), |s| s.text());
+                format!("{}. {text}", i + 1)
+            })
+            .collect();
+        writeln!(out, "  checklist: {}", steps.join(" "))?;
+    }
+    if let Some(g) = &r.grades {
+        let counts: Vec<String> = super::grades::LETTERS
+            .iter()
+            .zip(&g.counts)
+            .map(|(l, n)| format!("{l}={n}"))
+            .collect();
+        writeln!(
+            out,
+            "  grades: median {} ({} graded, {} not graded; {})",
+            dash(g.median.as_deref()),
+            g.graded,
+            g.not_graded,
+            counts.join(" ")
+        )?;
+    }
+    if let Some(fp) = &r.tool_list_fingerprint {
+        writeln!(out, "  tool_list_fingerprint: {fp}")?;
+    }
+    Ok(())
+}
