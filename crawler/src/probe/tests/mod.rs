@@ -1,1 +1,7 @@
-//! Unit tests of the probe's pure parts.
+//! Unit tests of the probe's pure parts: rules, classification, checklist, auth, grades and
+//! fingerprints.
+
+mod auth;
+mod classify;
+mod grades;
+mod rules;
