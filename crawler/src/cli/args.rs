@@ -217,6 +217,9 @@ pub enum SchemaAction {
 pub struct GradeArgs {
     /// A tools/list result or a JSON array of tools (at most 200).
     pub file: PathBuf,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -28,7 +28,7 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => report(args),
         Command::Load(_) | Command::Schema(_) => not_yet("ClickHouse", "the ClickHouse issue (7)"),
-        Command::Grade(_) => not_yet("grade", "the deep probe issue (6)"),
+        Command::Grade(args) => super::grade::execute(&args),
     }
 }
 

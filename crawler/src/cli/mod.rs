@@ -4,6 +4,7 @@ mod args;
 pub mod check;
 mod commands;
 mod explain;
+mod grade;
 #[cfg(test)]
 mod tests;
 

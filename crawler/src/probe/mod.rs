@@ -13,6 +13,7 @@ mod classify;
 mod discover;
 mod fingerprint;
 mod grades;
+mod paste;
 mod report;
 mod rules;
 mod transport;
@@ -32,6 +33,7 @@ pub use classify::{
 pub use discover::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
+pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
 pub use report::write_probe;
 pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, McpRule,

@@ -4,4 +4,5 @@
 mod auth;
 mod classify;
 mod grades;
+mod paste;
 mod rules;
