@@ -170,6 +170,16 @@ impl SiteScanner {
                 reason.push_str(&format!(" (passed over {url}: {})", why.describe()));
             }
             site.set_verdict(outcome, reason);
+            // Seed 003: "An address that starts with http:// is not probed: no request is
+            // made. The server is recorded as not served over HTTPS and shown as To migrate."
+            let plain = choice
+                .rejected
+                .iter()
+                .find(|(_, why)| matches!(why, d::RejectReason::PlainHttp))
+                .and_then(|(raw, _)| site.origin.join(raw.trim()).ok());
+            if let (Probe::Deep, Some(url)) = (self.settings.probe, plain) {
+                self.deep_probe(site, &url).await;
+            }
             return;
         };
         if choice.excluded_subdomain {

@@ -462,3 +462,39 @@ async fn grade_checks_a_pasted_list_with_the_same_rules() {
         .unwrap_err();
     assert!(format!("{err:#}").contains("at most 200"), "{err:#}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_endpoint_is_not_probed_and_is_to_migrate() {
+    let card = Reply::handler(|req: &mcpcensus_simweb::RecordedRequest| {
+        let url = format!("http://plain.test:{}/plain/mcp", req.local.port());
+        Reply::json(json!({"name": "test.example/plain", "version": "1.0.0",
+            "remotes": [{"type": "streamable-http", "url": url}]}))
+    });
+    let web = SimWeb::builder()
+        .site(
+            Site::new("plain.test")
+                .http_and_https()
+                .route("/", Reply::html("<html></html>"))
+                .route("/.well-known/mcp/server-card.json", card)
+                .mcp("/plain/mcp", &McpServer::modern_only()),
+        )
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &[web.input("plain.test")],
+            true,
+            &["--probe", "deep", "--per-host-rps", "50"],
+        )
+        .await;
+    let r = record_for(&records, &web.origin("plain.test"));
+    assert_eq!(r.probe.as_deref(), Some("deep"));
+    assert_eq!(r.migration_status.as_deref(), Some("to_migrate"));
+    assert_eq!(strs(&r.checklist), ["serve_https", "rerun_scan"]);
+    assert_eq!(r.transport, None);
+    assert!(web.requests("plain.test").iter().all(|q| q.method == "GET"));
+    assert!(!r.requests.iter().any(|q| q.purpose.starts_with("probe:")));
+}

@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mcpcensus_simweb::{Reply, SimWeb, Site};
-use mcpcensus_store::{DiscoveredVia, Outcome};
+use mcpcensus_store::{AuthKind, DiscoveredVia, Outcome, Transport};
 
 use crate::util::{record_for, WebCrawl};
 
@@ -105,5 +105,79 @@ async fn official_python_sdk_servers_pass_with_their_tools() {
             .filter(|q| q.method == "POST")
             .count();
         assert_eq!(posts, 3, "{host}");
+    }
+}
+
+/// Seed 003 against the same SDK servers: the deep probe classifies them from what they answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn official_python_sdk_servers_are_classified_by_the_deep_probe() {
+    let stateless = SdkServer::start("stateless");
+    let stateful = SdkServer::start("stateful");
+    let page = || Reply::html("<!doctype html><title>docs</title>");
+    let web = SimWeb::builder()
+        .site(
+            Site::new("stateless.sdk.test")
+                .route("/", page())
+                .proxy_to(stateless.addr),
+        )
+        .site(
+            Site::new("stateful.sdk.test")
+                .route("/", page())
+                .proxy_to(stateful.addr),
+        )
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs = vec![
+        web.input("stateless.sdk.test"),
+        web.input("stateful.sdk.test"),
+    ];
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &inputs,
+            true,
+            &[
+                "--probe",
+                "deep",
+                "--per-host-rps",
+                "20",
+                "--per-host-burst",
+                "20",
+            ],
+        )
+        .await;
+    // `mcp` 2.x answers server/discover listing 2026-07-28: Ready, whatever its 2025 mode.
+    for host in ["stateless.sdk.test", "stateful.sdk.test"] {
+        let r = record_for(&records, &web.origin(host));
+        assert_eq!(r.probe.as_deref(), Some("deep"), "{host}");
+        assert_eq!(r.transport, Some(Transport::StreamableHttp), "{host}");
+        assert_eq!(r.spec_version.as_deref(), Some("2026-07-28"), "{host}");
+        assert!(r.deprecated_features.is_empty(), "{host}");
+        assert_eq!(r.migration_status.as_deref(), Some("ready"), "{host}");
+        assert_eq!(r.checklist, ["nothing_to_migrate"], "{host}");
+        assert_eq!(
+            r.auth.as_ref().map(|a| a.kind),
+            Some(AuthKind::None),
+            "{host}"
+        );
+        let names: Vec<&str> = r.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["search_docs", "get_page"], "{host}");
+        assert!(r
+            .tools
+            .iter()
+            .all(|t| t.grade.is_some() && t.fingerprint.is_some()));
+        // No read-only hints: the unauthenticated list is high.
+        assert!(r
+            .findings
+            .iter()
+            .any(|f| f.rule_id == "SW-MCP-001" && f.severity == "high"));
+        let probe: Vec<&str> = r
+            .requests
+            .iter()
+            .filter_map(|q| q.purpose.strip_prefix("probe:"))
+            .collect();
+        assert_eq!(probe, ["server/discover", "tools/list"], "{host}");
     }
 }
