@@ -3,7 +3,9 @@
 #   scripts/clickhouse.sh install        installs Debian's clickhouse-server/-client when missing
 #   scripts/clickhouse.sh start [DIR]    starts a server in DIR (default: a new temp dir) and
 #                                        prints its HTTP URL; DIR/pid, DIR/url, DIR/log/ are kept
-#   scripts/clickhouse.sh stop DIR       stops the server started in DIR (by its PID)
+#   scripts/clickhouse.sh stop DIR       stops the server started in DIR (by its PID; SIGTERM,
+#                                        then SIGKILL after 10 s)
+#   scripts/clickhouse.sh kill DIR       kills it at once (SIGKILL): a crash, for outage tests
 # Ports: free ones are picked (override with CLICKHOUSE_HTTP_PORT / CLICKHOUSE_TCP_PORT).
 # Debian ships ClickHouse 18.16; the config's root tag is <yandex>. See docs/clickhouse.md.
 set -euo pipefail
@@ -52,6 +54,8 @@ write_config() {
   <timezone>UTC</timezone>
   <mark_cache_size>268435456</mark_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
+  <!-- Idle HTTP connections are closed after this; shutdown waits for open ones. -->
+  <keep_alive_timeout>2</keep_alive_timeout>
 </yandex>
 XML
   cat > "$dir/etc/users.xml" <<XML
@@ -123,9 +127,18 @@ stop() {
   [ -f "$dir/pid" ] || return 0
   local pid; pid=$(cat "$dir/pid")
   if kill "$pid" 2>/dev/null; then
-    for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
   fi
+  rm -f "$dir/pid"
+}
+
+kill_now() {
+  local dir=${1:?usage: clickhouse.sh kill DIR}
+  [ -f "$dir/pid" ] || return 0
+  local pid; pid=$(cat "$dir/pid")
+  kill -9 "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$dir/pid"
 }
 
@@ -133,5 +146,6 @@ case "${1:-}" in
   install) install ;;
   start) start "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) die "usage: $0 install | start [DIR] | stop DIR" ;;
+  kill) kill_now "${2:-}" ;;
+  *) die "usage: $0 install | start [DIR] | stop DIR | kill DIR" ;;
 esac

@@ -12,7 +12,7 @@ use super::args::*;
 use crate::config::{defaults, Config};
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::net::Net;
-use crate::run::{self, CrawlJob, Ending, ProgressMode, Scanner, Shutdown};
+use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, TeeSink};
 use crate::scan::{ScanSettings, SiteScanner};
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
@@ -27,7 +27,14 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => report(args),
-        Command::Load(_) | Command::Schema(_) => not_yet("ClickHouse", "the ClickHouse issue (7)"),
+        Command::Load(args) => super::clickhouse::load(args).await,
+        Command::Schema(SchemaArgs {
+            action:
+                SchemaAction::Init {
+                    clickhouse,
+                    database,
+                },
+        }) => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
         Command::Grade(args) => super::grade::execute(&args),
     }
 }
@@ -40,9 +47,6 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
     let config = args.load_config()?;
     if args.resume.is_some() {
         return not_yet("--resume", "the reliability work");
-    }
-    if config.clickhouse.url.is_some() {
-        return not_yet("--clickhouse", "the ClickHouse issue (7)");
     }
     let sources: Vec<Source> = args.inputs.iter().map(|a| Source::parse(a)).collect();
     if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
@@ -75,6 +79,30 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         args.dry_run,
     );
     let writer = store.create_run(&manifest)?;
+    // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
+    // and with an explicit --out its records too.
+    let clickhouse = match &config.clickhouse.url {
+        Some(url) => Some(
+            super::clickhouse::CrawlClickHouse::start(&config, url, &run_id, manifest.started_at)
+                .await?,
+        ),
+        None => None,
+    };
+    let sink: Box<dyn RecordSink> = match &clickhouse {
+        None => Box::new(writer),
+        Some(ch) => {
+            let ch_sink = Box::new(ch.sink(&config, &run_id).await?);
+            if args.out.is_some() {
+                Box::new(TeeSink {
+                    first: Box::new(writer),
+                    second: ch_sink,
+                })
+            } else {
+                writer.finish()?;
+                ch_sink
+            }
+        }
+    };
     let total_bytes = LineReader::total_bytes(&sources);
     let job = CrawlJob {
         run_id: run_id.clone(),
@@ -82,7 +110,7 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         planner: Planner::new(config.input.shard, exclusions),
         total_bytes,
         scanner,
-        sink: Box::new(writer),
+        sink,
         concurrency: config.crawl.concurrency.get(),
         max_duration: config.max_duration()?,
         grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
@@ -108,6 +136,11 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
     };
     store.write_manifest(&manifest)?;
+    if let Some(ch) = &clickhouse {
+        let status = format!("{:?}", manifest.status).to_lowercase();
+        ch.finish_run(&run_id, &status, summary.written.records)
+            .await;
+    }
     if !config.output.quiet {
         eprint!("{summary}");
     }

@@ -2,6 +2,7 @@
 
 mod args;
 pub mod check;
+mod clickhouse;
 mod commands;
 mod explain;
 mod grade;

@@ -14,6 +14,6 @@ pub use crawl::{crawl, CrawlJob, Shutdown};
 pub use intake::{SiteJob, Work};
 pub use progress::{Counters, ProgressMode};
 pub use scanner::{ScanFuture, Scanner};
-pub use sink::{MemorySink, RecordSink};
+pub use sink::{MemorySink, RecordSink, TeeSink};
 pub use summary::{Ending, Summary};
 pub use writer::WrittenCounts;

@@ -1,4 +1,4 @@
-//! Where records go: the embedded store, or (later) ClickHouse.
+//! Where records go: the embedded store, ClickHouse, or both.
 
 use mcpcensus_store::{Record, RunWriter, StoreError};
 
@@ -41,5 +41,40 @@ impl RecordSink for MemorySink {
     }
     fn finish(self: Box<Self>) -> Result<(), StoreError> {
         Ok(())
+    }
+}
+
+impl RecordSink for mcpcensus_store::clickhouse::ClickHouseSink {
+    fn write(&mut self, record: &Record) -> Result<(), StoreError> {
+        mcpcensus_store::clickhouse::ClickHouseSink::write(self, record)
+    }
+    fn flush(&mut self) -> Result<(), StoreError> {
+        mcpcensus_store::clickhouse::ClickHouseSink::flush(self)
+    }
+    fn finish(self: Box<Self>) -> Result<(), StoreError> {
+        mcpcensus_store::clickhouse::ClickHouseSink::finish(*self).map(|_| ())
+    }
+}
+
+/// Writes every record to two sinks, the first one first (e.g. the embedded store, then
+/// ClickHouse). Both are finished even if the first fails; the first error is returned.
+pub struct TeeSink {
+    pub first: Box<dyn RecordSink>,
+    pub second: Box<dyn RecordSink>,
+}
+
+impl RecordSink for TeeSink {
+    fn write(&mut self, record: &Record) -> Result<(), StoreError> {
+        self.first.write(record)?;
+        self.second.write(record)
+    }
+    fn flush(&mut self) -> Result<(), StoreError> {
+        self.first.flush()?;
+        self.second.flush()
+    }
+    fn finish(self: Box<Self>) -> Result<(), StoreError> {
+        let first = self.first.finish();
+        let second = self.second.finish();
+        first.and(second)
     }
 }

@@ -6,7 +6,7 @@ mod client;
 mod load;
 mod rows;
 mod schema;
-mod sink;
+pub mod sink;
 mod spool;
 #[cfg(test)]
 mod tests;

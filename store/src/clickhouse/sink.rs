@@ -9,18 +9,16 @@
 //! `batch_delay` after it was written; `finish` inserts or spools everything.
 
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tokio::runtime::Handle;
 use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::client::{Backoff, Connection};
+use super::client::{connect, Backoff, Connection, Target};
 use super::rows::{approx_bytes, FindingRow, RunRow, SiteRow, ToolRow};
 use super::spool::Spool;
-use crate::error::StoreError;
+use crate::error::{io_err, StoreError};
 use crate::record::Record;
 use crate::store::RunReader;
 
@@ -84,29 +82,66 @@ pub struct SinkStats {
     pub outages: u64,
 }
 
-/// The sink as the writer thread sees it: `write`, `flush`, `finish`, all blocking; they must
-/// not be called from inside the runtime.
+/// The sink as the writer thread sees it: `write`, `flush`, `finish`, all blocking. Its task
+/// runs on a runtime of its own (one thread), so it never waits on the caller's runtime and
+/// may be used from any thread that is not inside an async context.
 pub struct ClickHouseSink {
     tx: Option<mpsc::Sender<Record>>,
-    task: Option<JoinHandle<Result<SinkStats, StoreError>>>,
-    handle: Handle,
+    thread: Option<std::thread::JoinHandle<Result<SinkStats, StoreError>>>,
+    /// The server's version, as detected at start.
+    pub server_version: String,
 }
 
 impl ClickHouseSink {
-    /// Opens the spool (queuing leftovers of an earlier run for draining) and starts the task
-    /// on `handle`.
-    pub fn start(
-        conn: Connection,
-        options: SinkOptions,
-        handle: Handle,
-    ) -> Result<ClickHouseSink, StoreError> {
+    /// Opens the spool (queuing leftovers of an earlier run for draining), connects (a health
+    /// check: fails if the server does not answer) and starts the task.
+    pub fn start(target: Target, options: SinkOptions) -> Result<ClickHouseSink, StoreError> {
         let spool = Spool::open(&options.spool_dir)?;
         let (tx, rx) = mpsc::channel(options.queue_records.get());
-        let task = handle.spawn(Shipper::new(conn, options, spool).run(rx));
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let spool_dir = options.spool_dir.clone();
+        let thread = std::thread::Builder::new()
+            .name("mcpcensus-clickhouse".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(io_err("starting the ClickHouse sink's runtime", &spool_dir))?;
+                runtime.block_on(async move {
+                    let conn = match connect(&target).await {
+                        Ok(conn) => {
+                            let _ = ready_tx.send(Ok(conn.version.clone()));
+                            conn
+                        }
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e));
+                            return Ok(SinkStats::default());
+                        }
+                    };
+                    Shipper::new(conn, options, spool).run(rx).await
+                })
+            })
+            .map_err(io_err(
+                "starting the ClickHouse sink's thread",
+                Path::new(""),
+            ))?;
+        let server_version = match ready_rx.recv() {
+            Ok(Ok(version)) => version,
+            Ok(Err(e)) => {
+                let _ = thread.join();
+                return Err(e);
+            }
+            Err(_) => {
+                return Err(match thread.join() {
+                    Ok(Err(e)) => e,
+                    _ => StoreError::SinkTaskGone,
+                })
+            }
+        };
         Ok(ClickHouseSink {
             tx: Some(tx),
-            task: Some(task),
-            handle,
+            thread: Some(thread),
+            server_version,
         })
     }
 
@@ -140,18 +175,16 @@ impl ClickHouseSink {
 
     fn finish_inner(&mut self) -> Result<SinkStats, StoreError> {
         drop(self.tx.take());
-        let Some(task) = self.task.take() else {
-            return Err(StoreError::SinkTaskGone);
-        };
-        match self.handle.block_on(task) {
-            Ok(result) => result,
-            Err(_) => Err(StoreError::SinkTaskGone),
+        match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(result)) => result,
+            _ => Err(StoreError::SinkTaskGone),
         }
     }
 }
 
 impl Drop for ClickHouseSink {
     fn drop(&mut self) {
+        // The task ships what it has and ends on its own.
         drop(self.tx.take());
     }
 }

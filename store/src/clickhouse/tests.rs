@@ -386,12 +386,11 @@ async fn sink_spools_through_an_outage_and_drains_after() {
     options.finish_wait = Duration::from_secs(60);
     let run_id = "20261130T000000Z-outage";
     let records: Vec<Record> = (0..N).map(|i| varied_record(run_id, i)).collect();
-    let handle = tokio::runtime::Handle::current();
-    let sink = ClickHouseSink::start(conn.clone(), options, handle).expect("sink");
+    let target = Target::new(&server.url, conn.target.database.clone());
     let writer_records = records.clone();
     let server_dir = server.dir.path().to_owned();
     let writer = std::thread::spawn(move || {
-        let mut sink = sink;
+        let mut sink = ClickHouseSink::start(target, options).expect("sink");
         let mut slowest = Duration::ZERO;
         for (i, r) in writer_records.iter().enumerate() {
             if i == N / 3 {

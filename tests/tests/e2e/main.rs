@@ -6,6 +6,7 @@
 
 mod check;
 mod cli;
+mod clickhouse;
 mod deep;
 mod mcp;
 mod network;

@@ -1,0 +1,171 @@
+//! ClickHouse from the command line: `schema init`, `load`, and the crawl's sink. Credentials
+//! come from the environment (`MCPCENSUS_CLICKHOUSE_USER`, `MCPCENSUS_CLICKHOUSE_PASSWORD`) or
+//! the config (`clickhouse.user`, `clickhouse.password_file`), never from the command line, and
+//! are never logged.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use mcpcensus_store::clickhouse::{
+    self as ch, Backoff, ClickHouseSink, Connection, Password, RunRow, SinkOptions, Target,
+};
+
+use super::args::LoadArgs;
+use crate::config::{ClickHouseSettings, Config};
+
+/// Overrides `clickhouse.user`.
+pub const USER_ENV: &str = "MCPCENSUS_CLICKHOUSE_USER";
+/// The password itself (overrides `clickhouse.password_file`).
+pub const PASSWORD_ENV: &str = "MCPCENSUS_CLICKHOUSE_PASSWORD";
+/// Under the crawl's `--out`: `clickhouse-spool/<run id>/` holds records during outages.
+pub const SPOOL_DIR: &str = "clickhouse-spool";
+
+/// The target for `url`, with the database and credentials from flags, environment and config.
+pub fn target(
+    url: &str,
+    database: Option<&str>,
+    settings: &ClickHouseSettings,
+) -> anyhow::Result<Target> {
+    let mut target = Target::new(url, database.unwrap_or(&settings.database));
+    target.user = std::env::var(USER_ENV)
+        .ok()
+        .filter(|u| !u.is_empty())
+        .or_else(|| settings.user.clone());
+    target.password = match std::env::var(PASSWORD_ENV) {
+        Ok(p) if !p.is_empty() => Some(Password::new(p)),
+        _ => match &settings.password_file {
+            Some(path) => Some(read_password(path)?),
+            None => None,
+        },
+    };
+    target.validate()?;
+    Ok(target)
+}
+
+fn read_password(path: &Path) -> anyhow::Result<Password> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the ClickHouse password file {}", path.display()))?;
+    Ok(Password::new(text.trim_end_matches(['\n', '\r'])))
+}
+
+async fn connect(target: &Target) -> anyhow::Result<Connection> {
+    ch::connect(target)
+        .await
+        .with_context(|| format!("connecting to ClickHouse at {}", target.url))
+}
+
+/// `mcpcensus schema init`.
+pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<ExitCode> {
+    let target = target(url, database, &ClickHouseSettings::default())?;
+    let conn = connect(&target).await?;
+    ch::init_schema(&conn).await?;
+    println!(
+        "schema ready: database {} on ClickHouse {}",
+        target.database, conn.version
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mcpcensus load DIR`: an embedded store, one of its runs, or a spool.
+pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
+    if !args.dir.is_dir() {
+        bail!("{} is not a directory", args.dir.display());
+    }
+    let target = target(
+        &args.clickhouse,
+        args.database.as_deref(),
+        &ClickHouseSettings::default(),
+    )?;
+    let conn = connect(&target).await?;
+    ch::init_schema(&conn).await?;
+    let started = std::time::Instant::now();
+    let summary = ch::load_dir(
+        &conn,
+        &args.dir,
+        ch::sink::DEFAULT_BATCH_ROWS,
+        ch::sink::DEFAULT_INSERT_ATTEMPTS,
+        &default_backoff(),
+        ch::sink::DEFAULT_INSERT_TIMEOUT,
+    )
+    .await?;
+    if summary.dirs.is_empty() {
+        bail!("no segment files under {}", args.dir.display());
+    }
+    for damage in &summary.damage {
+        eprintln!("warning: {damage:?}");
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "loaded {} records from {} folder(s) into {} in {:.1} s ({:.0} records/s){}",
+        summary.records,
+        summary.dirs.len(),
+        target.database,
+        secs,
+        summary.records as f64 / secs.max(1e-9),
+        if summary.unreadable > 0 {
+            format!("; {} unreadable records skipped", summary.unreadable)
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_backoff() -> Backoff {
+    Backoff::new(
+        ch::sink::DEFAULT_BACKOFF_INITIAL,
+        ch::sink::DEFAULT_BACKOFF_MAX,
+    )
+    .unwrap_or_else(|| unreachable!("the default backoff is valid"))
+}
+
+/// A crawl's ClickHouse side: the schema is created, the run recorded in `runs`, and the sink
+/// started with its spool under `<out>/clickhouse-spool/<run id>`.
+pub struct CrawlClickHouse {
+    conn: Connection,
+    started_at_ms: u64,
+}
+
+impl CrawlClickHouse {
+    pub async fn start(
+        config: &Config,
+        url: &str,
+        run_id: &str,
+        started_at_ms: u64,
+    ) -> anyhow::Result<CrawlClickHouse> {
+        let target = target(url, None, &config.clickhouse)?;
+        let conn = connect(&target).await?;
+        ch::init_schema(&conn).await?;
+        let this = CrawlClickHouse {
+            conn,
+            started_at_ms,
+        };
+        this.record_run(run_id, "running", 0).await?;
+        Ok(this)
+    }
+
+    /// Starts the sink (its own thread and runtime).
+    pub async fn sink(&self, config: &Config, run_id: &str) -> anyhow::Result<ClickHouseSink> {
+        let options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
+        let target = self.conn.target.clone();
+        let sink = tokio::task::spawn_blocking(move || ClickHouseSink::start(target, options))
+            .await
+            .context("starting the ClickHouse sink")??;
+        Ok(sink)
+    }
+
+    /// The run's final `runs` row; a failure is logged, not fatal (the records are in).
+    pub async fn finish_run(&self, run_id: &str, status: &str, sites: u64) {
+        if let Err(e) = self.record_run(run_id, status, sites).await {
+            tracing::warn!(error = %e, "could not record the run's end in ClickHouse");
+        }
+    }
+
+    async fn record_run(&self, run_id: &str, status: &str, sites: u64) -> anyhow::Result<()> {
+        let mut row = RunRow::new(run_id, self.started_at_ms, status, "crawl", sites);
+        row.server_version = self.conn.version.clone();
+        ch::record_run(&self.conn, &row).await?;
+        Ok(())
+    }
+}
