@@ -154,6 +154,19 @@ async fn crawl_streams_into_clickhouse_and_load_replays_idempotently() {
         .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let (web, inputs) = web(600, Duration::ZERO).await;
+    // The same crawl into the embedded store only, for the throughput comparison.
+    let plain = WebCrawl::new();
+    let started = Instant::now();
+    let (code, _, _) = plain
+        .run(
+            &web,
+            &inputs,
+            true,
+            &["--concurrency", "600", "--per-host-rps", "20"],
+        )
+        .await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let store_only = started.elapsed();
     let crawl = WebCrawl::new();
     let started = Instant::now();
     let (code, manifest, records) = crawl
@@ -174,8 +187,9 @@ async fn crawl_streams_into_clickhouse_and_load_replays_idempotently() {
         )
         .await;
     eprintln!(
-        "crawl of {} sites into ClickHouse and the store: {:.2} s",
+        "BENCH crawl of {} sites: embedded store only {:.2} s, store and ClickHouse {:.2} s",
         records.len(),
+        store_only.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
     assert_eq!(code, ExitCode::SUCCESS);
@@ -213,10 +227,11 @@ async fn crawl_streams_into_clickhouse_and_load_replays_idempotently() {
         assert_eq!(code, ExitCode::SUCCESS);
     }
     let conn2 = open_db(&url, &db2).await;
-    assert_eq!(
-        count(&conn2, "SELECT count() FROM sites").await,
-        1200,
-        "two loads"
+    // Before merges collapse them, both loads' rows may be there; FINAL reads see one each.
+    let raw = count(&conn2, "SELECT count() FROM sites").await;
+    assert!(
+        (600..=1200).contains(&raw),
+        "{raw} raw rows after two loads"
     );
     assert_rows_match(&conn2, &records).await;
     drop_db(&conn).await;
