@@ -133,6 +133,10 @@ pub struct CheckArgs {
     /// Run the deep server probe (seed 003) as well.
     #[arg(long)]
     pub deep: bool,
+    /// TARGET is a name in the MCP registry at this URL (e.g. com.example/server): check the
+    /// first remote of the entry named exactly so, or report its repository (stdio).
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
     /// Write here instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -64,6 +64,9 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
         config.crawl.probe = Probe::Deep;
     }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
+    if let Some(registry) = &args.registry {
+        return check_registry_name(args, &config, exclusions, registry).await;
+    }
     // The crawl's intake, for one line: normalize, then the opt-out list.
     let mut planner = Planner::new(Shard::ALL, exclusions.clone());
     let input = args.target.trim();
@@ -95,6 +98,53 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
             let scanner = build_scanner(&config, exclusions)?;
             scanner
                 .scan_with_transcript(&job(target), CHECK_RUN_ID)
+                .await
+        }
+    })
+}
+
+/// `check NAME --registry URL`: the entry's first remote is checked as given (no discovery); an
+/// entry with only a repository is a stdio server, recorded as not probeable with no request
+/// made to it.
+async fn check_registry_name(
+    args: &CheckArgs,
+    config: &crate::config::Config,
+    exclusions: Arc<Exclusions>,
+    registry: &str,
+) -> anyhow::Result<(Record, Vec<Exchange>)> {
+    let name = args.target.trim();
+    let scanner = build_scanner(config, exclusions.clone())?;
+    let client = scanner.net().site_client();
+    let endpoint = match crate::probe::resolve(&client, registry, name).await? {
+        crate::probe::Resolved::Stdio(repository) => {
+            return Ok((
+                crate::probe::stdio_record(CHECK_RUN_ID, name, &repository),
+                Vec::new(),
+            ))
+        }
+        crate::probe::Resolved::Remote(url) => url,
+    };
+    let mut planner = Planner::new(Shard::ALL, exclusions);
+    let origin = endpoint.origin().ascii_serialization();
+    let job = |target| SiteJob {
+        target,
+        input: name.to_owned(),
+        input_line: 1,
+    };
+    Ok(match planner.plan(RawLine::Text(&origin)) {
+        Planned::Skip | Planned::Invalid { .. } => {
+            bail!("the registry entry's remote {endpoint} is not a usable address")
+        }
+        Planned::Excluded { target, listed } => {
+            let reason = crate::input::excluded_reason(&listed);
+            (
+                job(target).record(CHECK_RUN_ID, Outcome::Excluded, reason),
+                Vec::new(),
+            )
+        }
+        Planned::Scan(target) => {
+            scanner
+                .scan_endpoint_with_transcript(&job(target), CHECK_RUN_ID, &endpoint)
                 .await
         }
     })

@@ -14,6 +14,7 @@ mod discover;
 mod fingerprint;
 mod grades;
 mod paste;
+mod registry;
 mod report;
 mod rules;
 mod transport;
@@ -34,6 +35,7 @@ pub use discover::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
+pub use registry::{resolve, resolve_in, search_url, stdio_record, RegistryError, Resolved};
 pub use report::write_probe;
 pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, McpRule,

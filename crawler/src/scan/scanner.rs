@@ -50,8 +50,24 @@ impl SiteScanner {
         &self.exclusions
     }
 
+    /// The network the scans use (for lookups made on a scan's behalf, such as a registry's).
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The scan of an endpoint given rather than discovered (a registry entry's remote): no
+    /// discovery, seed 000's session and, when deep, the probe; with the full transcript.
+    pub async fn scan_endpoint_with_transcript(
+        &self,
+        job: &SiteJob,
+        run_id: &str,
+        endpoint: &Url,
+    ) -> (Record, Vec<Exchange>) {
+        self.scan_keeping(job, run_id, true, Some(endpoint)).await
+    }
+
     pub async fn scan_site(&self, job: &SiteJob, run_id: &str) -> Record {
-        self.scan_keeping(job, run_id, false).await.0
+        self.scan_keeping(job, run_id, false, None).await.0
     }
 
     /// The same scan, also keeping every request and answer in full, in the order sent
@@ -61,7 +77,7 @@ impl SiteScanner {
         job: &SiteJob,
         run_id: &str,
     ) -> (Record, Vec<Exchange>) {
-        self.scan_keeping(job, run_id, true).await
+        self.scan_keeping(job, run_id, true, None).await
     }
 
     async fn scan_keeping(
@@ -69,6 +85,7 @@ impl SiteScanner {
         job: &SiteJob,
         run_id: &str,
         keep: bool,
+        given: Option<&Url>,
     ) -> (Record, Vec<Exchange>) {
         let started = Instant::now();
         let deadline = started + self.settings.site_deadline;
@@ -97,7 +114,7 @@ impl SiteScanner {
                     let queued = Instant::now();
                     let _slot = self.net.throttle().site_permit(ip).await;
                     site.deadline += queued.elapsed();
-                    tokio::time::timeout_at(site.deadline, self.steps(&mut site)).await
+                    tokio::time::timeout_at(site.deadline, self.steps(&mut site, given)).await
                 }
             };
         if finished.is_err() || site.hit_deadline {
@@ -145,7 +162,22 @@ impl SiteScanner {
         None
     }
 
-    async fn steps(&self, site: &mut SiteScan) {
+    async fn steps(&self, site: &mut SiteScan, given: Option<&Url>) {
+        if let Some(endpoint) = given {
+            site.record.endpoint = Some(endpoint.to_string());
+            if endpoint.scheme() != "https" {
+                site.set_verdict(
+                    Outcome::NotMeasured,
+                    format!("the endpoint {endpoint} is not an https URL: not opened"),
+                );
+            } else {
+                self.open_session(site, endpoint).await;
+            }
+            if self.settings.probe == Probe::Deep {
+                self.deep_probe(site, endpoint).await;
+            }
+            return;
+        }
         let discovery_started = Instant::now();
         let mut found = discover(site, self.settings.document_cap).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));

@@ -498,3 +498,82 @@ async fn an_http_endpoint_is_not_probed_and_is_to_migrate() {
     assert!(web.requests("plain.test").iter().all(|q| q.method == "GET"));
     assert!(!r.requests.iter().any(|q| q.purpose.starts_with("probe:")));
 }
+
+/// `check NAME --registry URL --deep -o FILE` against the web; the output text.
+async fn check_registry(web: &SimWeb, name: &str) -> anyhow::Result<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |f: &str| dir.path().join(f).to_str().unwrap().to_owned();
+    let (ca, out) = (path("ca.pem"), path("out.txt"));
+    web.write_ca_pem(&ca).unwrap();
+    let dns = web.dns_addr().to_string();
+    let registry = web.origin("registry.test");
+    crate::util::mcpcensus(&[
+        "check",
+        name,
+        "--registry",
+        &registry,
+        "--deep",
+        "-o",
+        &out,
+        "--resolver",
+        &dns,
+        "--ca-file",
+        &ca,
+        "--allow-net",
+        "127.0.0.0/8",
+        "--per-host-rps",
+        "50",
+        "--quiet",
+    ])
+    .await?;
+    Ok(std::fs::read_to_string(&out).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registry_names_resolve_to_their_first_remote_or_their_repository() {
+    let servers = Reply::handler(|req: &mcpcensus_simweb::RecordedRequest| {
+        let port = req.local.port();
+        let remote = |host: &str| {
+            json!({"type": "streamable-http",
+            "url": format!("https://{host}:{port}/mcp")})
+        };
+        Reply::json(json!({"servers": [
+            {"server": {"name": "com.example/remote-beta", "remotes": [remote("wrong.test")]}},
+            {"server": {"name": "com.example/remote",
+                "remotes": [remote("remote.test"), remote("wrong.test")]}},
+            {"server": {"name": "com.example/stdio",
+                "repository": {"url": "https://github.com/example/stdio", "source": "github"}}},
+        ], "metadata": {"count": 3}}))
+    });
+    let web = SimWeb::builder()
+        .site(Site::new("registry.test").route("/v0/servers", servers))
+        .site(Site::new("remote.test").mcp("/mcp", &McpServer::modern_only().tools(good_tools())))
+        .site(Site::new("wrong.test").mcp("/mcp", &McpServer::modern_only()))
+        .start()
+        .await
+        .unwrap();
+
+    let out = check_registry(&web, "com.example/remote").await.unwrap();
+    assert!(out.contains("transport: streamable_http"), "{out}");
+    assert!(out.contains("migration_status: ready"), "{out}");
+    let search = web.requests("registry.test");
+    assert_eq!(search.len(), 1);
+    assert_eq!(search[0].query(), Some("search=com.example%2Fremote"));
+    // Only the exact name's first remote was contacted; no discovery GETs on it.
+    assert_eq!(web.request_count("wrong.test"), 0);
+    assert!(web
+        .requests("remote.test")
+        .iter()
+        .all(|r| r.path_only() == "/mcp"));
+
+    let out = check_registry(&web, "com.example/stdio").await.unwrap();
+    assert!(out.contains("transport: stdio"), "{out}");
+    assert!(out.contains("migration_status: not_probeable"), "{out}");
+    assert!(!out.contains("checklist"), "{out}");
+
+    let err = check_registry(&web, "com.example/missing")
+        .await
+        .unwrap_err();
+    assert!(format!("{err:#}").contains("no registry entry"), "{err:#}");
+    assert_no_credentials(&web);
+}

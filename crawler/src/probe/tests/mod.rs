@@ -5,4 +5,5 @@ mod auth;
 mod classify;
 mod grades;
 mod paste;
+mod registry;
 mod rules;

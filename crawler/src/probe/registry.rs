@@ -1,0 +1,134 @@
+//! Official MCP registry names (`com.example/server`): one GET of
+//! `<registry>/v0/servers?search=<name>`, then seed 003's rule: "takes the first remote of the
+//! entry whose name matches exactly, and uses its repository when the entry has no remote". A
+//! repository without an endpoint is a stdio server: Not probeable.
+
+use http::header::ACCEPT;
+use http::HeaderValue;
+use mcpcensus_store::{Outcome, Record, Transport};
+use serde_json::Value;
+use url::Url;
+
+use super::classify::MigrationStatus;
+use crate::net::{FetchRequest, SiteClient};
+
+/// Most bytes of a registry answer read.
+pub const REGISTRY_CAP: usize = 1024 * 1024;
+/// Longest wait for the registry.
+pub const REGISTRY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What a registry name resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// The entry's first remote.
+    Remote(Url),
+    /// No remote: the entry's repository (a stdio server).
+    Stdio(String),
+}
+
+/// Why a name did not resolve.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("the registry URL {0} does not parse")]
+    BadUrl(String),
+    #[error("the registry at {url} did not answer: {error}")]
+    Fetch { url: String, error: String },
+    #[error("the registry answered {status} for {url}")]
+    Status { url: String, status: u16 },
+    #[error("the registry's answer at {0} is not a server list")]
+    NotAList(String),
+    #[error("no registry entry is named exactly {0:?}")]
+    NotFound(String),
+    #[error("the registry entry {0:?} has neither a remote nor a repository")]
+    Empty(String),
+}
+
+/// The search URL for `name`.
+pub fn search_url(registry: &str, name: &str) -> Result<Url, RegistryError> {
+    let base = Url::parse(registry.trim_end_matches('/'))
+        .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
+    let mut url = base
+        .join(&format!("{}/v0/servers", base.path().trim_end_matches('/')))
+        .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
+    url.query_pairs_mut().append_pair("search", name);
+    Ok(url)
+}
+
+/// Picks the entry named exactly `name` from a `/v0/servers` answer (entries as
+/// `{"server": {...}}`, or bare in older answers).
+pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
+    let servers = doc
+        .get("servers")
+        .and_then(Value::as_array)
+        .ok_or_else(|| RegistryError::NotAList(String::new()))?;
+    let entry = servers
+        .iter()
+        .map(|item| item.get("server").unwrap_or(item))
+        .find(|entry| entry.get("name").and_then(Value::as_str) == Some(name))
+        .ok_or_else(|| RegistryError::NotFound(name.to_owned()))?;
+    let remote = entry
+        .get("remotes")
+        .and_then(Value::as_array)
+        .and_then(|remotes| remotes.first())
+        .and_then(|r| r.get("url"))
+        .and_then(Value::as_str)
+        .and_then(|u| Url::parse(u).ok());
+    if let Some(url) = remote {
+        return Ok(Resolved::Remote(url));
+    }
+    entry
+        .get("repository")
+        .and_then(|r| r.get("url"))
+        .and_then(Value::as_str)
+        .filter(|u| !u.is_empty())
+        .map(|u| Resolved::Stdio(u.to_owned()))
+        .ok_or_else(|| RegistryError::Empty(name.to_owned()))
+}
+
+/// Looks `name` up in the registry at `registry` (one GET, through the guard like any other).
+pub async fn resolve(
+    client: &SiteClient,
+    registry: &str,
+    name: &str,
+) -> Result<Resolved, RegistryError> {
+    let url = search_url(registry, name)?;
+    let req = FetchRequest::get(url.clone())
+        .header(ACCEPT, HeaderValue::from_static("application/json"))
+        .body_cap(REGISTRY_CAP)
+        .timeout(REGISTRY_TIMEOUT);
+    let resp = client.fetch(req).await.map_err(|e| RegistryError::Fetch {
+        url: url.to_string(),
+        error: e.to_string(),
+    })?;
+    if !resp.status.is_success() {
+        return Err(RegistryError::Status {
+            url: url.to_string(),
+            status: resp.status.as_u16(),
+        });
+    }
+    let doc: Value =
+        serde_json::from_slice(&resp.body).map_err(|_| RegistryError::NotAList(url.to_string()))?;
+    resolve_in(&doc, name).map_err(|e| match e {
+        RegistryError::NotAList(_) => RegistryError::NotAList(url.to_string()),
+        other => other,
+    })
+}
+
+/// The record of a stdio server: no address, nothing probed, Not probeable, no checklist.
+pub fn stdio_record(run_id: &str, name: &str, repository: &str) -> Record {
+    let mut r = Record::new(
+        run_id,
+        mcpcensus_store::now_ms(),
+        name,
+        1,
+        Outcome::NotMeasured,
+        format!(
+            "the registry entry has no remote, only the repository {repository}: a stdio \
+             server, not probeable"
+        ),
+    );
+    r.probe = Some("deep".into());
+    r.transport = Some(Transport::Stdio);
+    r.migration_status = Some(MigrationStatus::NotProbeable.as_str().to_owned());
+    r
+}

@@ -1,0 +1,54 @@
+//! Registry names: the exact entry, its first remote, else its repository.
+
+use serde_json::json;
+
+use crate::probe::{resolve_in, search_url, RegistryError, Resolved};
+
+#[test]
+fn the_exact_name_gives_its_first_remote_else_its_repository() {
+    let doc = json!({"servers": [
+        {"server": {"name": "com.example/a-beta", "remotes": [{"url": "https://beta.test/mcp"}]}},
+        {"server": {"name": "com.example/a", "remotes": [
+            {"type": "streamable-http", "url": "https://a.test/mcp"},
+            {"type": "sse", "url": "https://a.test/sse"}]}},
+        {"name": "com.example/old-shape", "remotes": [{"url": "https://old.test/mcp"}]},
+        {"server": {"name": "com.example/stdio", "remotes": [],
+            "repository": {"url": "https://github.com/example/stdio"}}},
+        {"server": {"name": "com.example/nothing"}},
+    ]});
+    let remote = |u: &str| Ok(Resolved::Remote(url::Url::parse(u).unwrap()));
+    assert_eq!(
+        resolve_in(&doc, "com.example/a"),
+        remote("https://a.test/mcp")
+    );
+    assert_eq!(
+        resolve_in(&doc, "com.example/old-shape"),
+        remote("https://old.test/mcp")
+    );
+    assert_eq!(
+        resolve_in(&doc, "com.example/stdio"),
+        Ok(Resolved::Stdio("https://github.com/example/stdio".into()))
+    );
+    assert_eq!(
+        resolve_in(&doc, "com.example/A"),
+        Err(RegistryError::NotFound("com.example/A".into()))
+    );
+    assert_eq!(
+        resolve_in(&doc, "com.example/nothing"),
+        Err(RegistryError::Empty("com.example/nothing".into()))
+    );
+}
+
+#[test]
+fn the_search_url_keeps_the_registry_path_and_encodes_the_name() {
+    assert_eq!(
+        search_url("https://registry.example/", "com.example/a")
+            .unwrap()
+            .as_str(),
+        "https://registry.example/v0/servers?search=com.example%2Fa"
+    );
+    assert_eq!(
+        search_url("https://r.example/api", "x").unwrap().as_str(),
+        "https://r.example/api/v0/servers?search=x"
+    );
+}
