@@ -79,6 +79,7 @@ fn assert_no_credentials(web: &SimWeb) {
 async fn dialects_and_transports_are_classified() {
     let sampling = json!({"jsonrpc": "2.0", "id": 77, "method": "sampling/createMessage",
         "params": {"messages": [], "maxTokens": 1}});
+    let roots = json!({"jsonrpc": "2.0", "id": 78, "method": "roots/list"});
     let web = SimWeb::builder()
         .site(linked("modern.test").mcp("/mcp", &McpServer::modern_only().tools(good_tools())))
         .site(linked("both.test").mcp("/mcp", &McpServer::ts_v2().tools(good_tools())))
@@ -100,6 +101,15 @@ async fn dialects_and_transports_are_classified() {
                     .n_tools(1),
             ),
         )
+        .site(
+            linked("roots.test").mcp(
+                "/mcp",
+                &McpServer::ts_v1_stateless()
+                    .sse()
+                    .notify_before(roots)
+                    .n_tools(1),
+            ),
+        )
         .site(linked("sse.test").legacy_sse(
             "/mcp",
             &LegacySseServer::new(McpServer::ts_v1_stateless().n_tools(2)),
@@ -113,6 +123,7 @@ async fn dialects_and_transports_are_classified() {
         "stateful.test",
         "stateless.test",
         "sampling.test",
+        "roots.test",
         "sse.test",
     ];
     let inputs: Vec<String> = hosts.iter().map(|h| web.input(h)).collect();
@@ -192,6 +203,16 @@ async fn dialects_and_transports_are_classified() {
     assert_eq!(
         strs(&sampling.checklist),
         ["implement_server_discover", "drop_sampling", "rerun_scan"]
+    );
+
+    let roots = record_for(&records, &web.origin("roots.test"));
+    assert_eq!(
+        strs(&roots.deprecated_features),
+        ["initialize_only", "roots"]
+    );
+    assert_eq!(
+        strs(&roots.checklist),
+        ["implement_server_discover", "drop_roots", "rerun_scan"]
     );
 
     let sse = record_for(&records, &web.origin("sse.test"));
@@ -320,10 +341,19 @@ async fn auth_kinds_are_classified_from_the_metadata() {
     );
     let key = record_for(&records, &web.origin("key.test"));
     assert!(key.auth.as_ref().unwrap().metadata_urls.is_empty());
-    for host in hosts {
-        let n = probe_requests(&web, host);
+    // The probe's requests to the server and to its authorization server: at most 9.
+    for (host, auth_host) in [
+        ("dcr.test", Some("as-dcr.test")),
+        ("cimd.test", Some("as-cimd.test")),
+        ("xaa.test", Some("as-xaa.test")),
+        ("unknown.test", Some("as-unknown.test")),
+        ("key.test", None),
+    ] {
+        let at_auth = auth_host.map_or(0, |a| web.requests(a).len());
+        let n = probe_requests(&web, host) + at_auth;
         assert!(n <= 9, "{host}: the probe sent {n} requests");
     }
+    assert_eq!(web.requests("as-dcr.test").len(), 1);
     assert_no_credentials(&web);
 }
 
