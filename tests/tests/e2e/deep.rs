@@ -607,3 +607,58 @@ async fn registry_names_resolve_to_their_first_remote_or_their_repository() {
     assert!(format!("{err:#}").contains("no registry entry"), "{err:#}");
     assert_no_credentials(&web);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_later_version_is_retried_and_an_unrecognised_server_is_unknown() {
+    let web = SimWeb::builder()
+        .site(
+            linked("later.test").mcp(
+                "/mcp",
+                &McpServer::modern_only()
+                    .discover_versions(&["2026-07-28-next", "2027-01-15"])
+                    .tools(good_tools()),
+            ),
+        )
+        .site(
+            linked("html.test")
+                .route_method("POST", "/mcp", Reply::html("<html>hello</html>"))
+                .route("/mcp", Reply::status(404)),
+        )
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs = vec![web.input("later.test"), web.input("html.test")];
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &inputs,
+            true,
+            &["--probe", "deep", "--per-host-rps", "50"],
+        )
+        .await;
+
+    // -32022 names the versions the server supports: discover is asked again in the latest.
+    let later = record_for(&records, &web.origin("later.test"));
+    assert_eq!(later.spec_version.as_deref(), Some("2027-01-15"));
+    assert_eq!(later.migration_status.as_deref(), Some("ready"));
+    assert_eq!(later.tools.len(), 2);
+    let discovers = later
+        .requests
+        .iter()
+        .filter(|q| q.purpose == "probe:server/discover")
+        .count();
+    assert_eq!(discovers, 2);
+
+    let html = record_for(&records, &web.origin("html.test"));
+    assert_eq!(
+        html.probe.as_deref(),
+        Some("deep"),
+        "{}",
+        html.outcome_reason
+    );
+    assert_eq!(html.transport, Some(Transport::Unknown));
+    assert_eq!(html.migration_status, None);
+    assert_eq!(html.auth, None);
+    assert_no_credentials(&web);
+}
