@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::client::{connect, Backoff, Connection, Target};
+use super::client::{connect, with_timeout, Backoff, Connection, Target};
 use super::rows::{approx_bytes, FindingRow, RunRow, SiteRow, ToolRow};
 use super::spool::Spool;
 use crate::error::{io_err, StoreError};
@@ -27,7 +27,10 @@ pub const DEFAULT_BATCH_ROWS: usize = 10_000;
 pub const DEFAULT_BATCH_BYTES: usize = 32 * 1024 * 1024;
 pub const DEFAULT_BATCH_DELAY: Duration = Duration::from_secs(1);
 pub const DEFAULT_QUEUE_RECORDS: usize = 8_192;
-pub const DEFAULT_INSERT_TIMEOUT: Duration = Duration::from_secs(30);
+/// A batch of 10k rows inserts in well under a second on loopback; a server that takes longer
+/// is treated as down (after the retries the batch is spooled, so the crawl is held up at most
+/// about attempts × timeout).
+pub const DEFAULT_INSERT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Attempts per batch before it is spooled.
 pub const DEFAULT_INSERT_ATTEMPTS: u32 = 3;
 pub const DEFAULT_BACKOFF_INITIAL: Duration = Duration::from_millis(100);
@@ -253,13 +256,12 @@ pub async fn insert_records(
 
 /// Writes a `runs` row (the latest row of a run wins).
 pub async fn record_run(conn: &Connection, row: &RunRow) -> Result<(), StoreError> {
-    let err = |source| StoreError::ClickHouse {
-        op: "inserting into runs".to_owned(),
-        source,
-    };
-    let mut insert = conn.client.insert::<RunRow>("runs").await.map_err(err)?;
-    insert.write(row).await.map_err(err)?;
-    insert.end().await.map_err(err)
+    with_timeout("inserting into runs", async {
+        let mut insert = conn.client.insert::<RunRow>("runs").await?;
+        insert.write(row).await?;
+        insert.end().await
+    })
+    .await
 }
 
 /// [`insert_records`] with up to `attempts` tries and jittered backoff between them.
