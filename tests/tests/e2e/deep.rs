@@ -662,3 +662,49 @@ async fn a_later_version_is_retried_and_an_unrecognised_server_is_unknown() {
     assert_eq!(html.auth, None);
     assert_no_credentials(&web);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metadata_urls_go_through_the_address_guard() {
+    let web = SimWeb::builder()
+        .site(
+            linked("guarded.test")
+                .mcp(
+                    "/mcp",
+                    &McpServer::ts_v2().bearer_auth(BearerAuth::python_sdk()),
+                )
+                .protected_resource(
+                    "/mcp",
+                    &ProtectedResource::new("internal.test"),
+                    WellKnownAt::Both,
+                ),
+        )
+        .dns(mcpcensus_simweb::DnsRule::addrs(
+            "internal.test",
+            [std::net::IpAddr::from([10, 1, 2, 3])],
+        ))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &[web.input("guarded.test")],
+            true,
+            &["--probe", "deep", "--per-host-rps", "50"],
+        )
+        .await;
+    let r = record_for(&records, &web.origin("guarded.test"));
+    let auth = r.auth.as_ref().unwrap();
+    // The protected-resource metadata was read; the authorization server is on a private
+    // address the guard refuses, so nothing is recognised.
+    assert_eq!(auth.kind, AuthKind::Unknown);
+    assert_eq!(auth.metadata_urls.len(), 1, "{:?}", auth.metadata_urls);
+    let refused: Vec<_> = r
+        .requests
+        .iter()
+        .filter(|q| q.purpose == "probe:auth_server")
+        .collect();
+    assert!(!refused.is_empty());
+    assert!(refused.iter().all(|q| q.status.is_none()), "{refused:?}");
+}
