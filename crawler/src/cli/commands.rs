@@ -78,9 +78,8 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         serde_json::to_value(redacted(&config))?,
         args.dry_run,
     );
-    let writer = store.create_run(&manifest)?;
     // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
-    // and with an explicit --out its records too.
+    // and with an explicit --out its records too. The server is checked before the run starts.
     let clickhouse = match &config.clickhouse.url {
         Some(url) => Some(
             super::clickhouse::CrawlClickHouse::start(&config, url, &run_id, manifest.started_at)
@@ -88,6 +87,7 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         ),
         None => None,
     };
+    let writer = store.create_run(&manifest)?;
     let sink: Box<dyn RecordSink> = match &clickhouse {
         None => Box::new(writer),
         Some(ch) => {

@@ -428,3 +428,49 @@ async fn sink_spools_through_an_outage_and_drains_after() {
     drop_db(&conn).await;
     drop(server);
 }
+
+#[test]
+fn spool_keeps_generations_until_drained_and_finds_leftovers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("spool");
+    let records: Vec<Record> = (0..10).map(|i| varied_record("run-s", i)).collect();
+    let mut spool = Spool::open(&root).expect("open");
+    assert!(spool.is_empty());
+    spool.append(&records[..4]).expect("append");
+    spool.append(&records[4..6]).expect("append");
+    spool.seal().expect("seal");
+    spool.append(&records[6..]).expect("append");
+    assert_eq!(spool.pending_records(), 10);
+    // A crash here: the next process finds both generations and reads every record.
+    drop(spool);
+    let mut again = Spool::open(&root).expect("reopen");
+    assert_eq!(again.sealed().len(), 2);
+    let read: Vec<Record> = again
+        .sealed()
+        .iter()
+        .flat_map(|d| crate::store::RunReader::open_dir(d).expect("reader"))
+        .map(|r| r.expect("record"))
+        .collect();
+    assert_eq!(read, records);
+    for d in again.sealed().to_vec() {
+        again.remove_drained(&d, 0).expect("remove");
+    }
+    assert!(again.is_empty());
+    again.remove_if_empty().expect("remove root");
+    assert!(!root.exists());
+}
+
+#[test]
+fn sink_start_fails_when_the_server_does_not_answer() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    drop(listener); // nothing listens there now
+    let dir = tempfile::tempdir().expect("tempdir");
+    let err = ClickHouseSink::start(
+        Target::new(format!("http://127.0.0.1:{port}"), "db"),
+        SinkOptions::new(dir.path().join("spool")),
+    )
+    .err()
+    .expect("no server, no sink");
+    assert!(err.to_string().contains("server version"), "{err}");
+}
