@@ -611,6 +611,11 @@ impl ProbeReport {
             return;
         }
         let facts = &self.facts;
+        // A server the survey could not open (a 2026-07-28-only one) names itself here.
+        if record.server_name.is_none() {
+            record.server_name.clone_from(&self.server_name);
+            record.server_version.clone_from(&self.server_version);
+        }
         let c = classify(facts);
         if facts.https {
             record.transport = Some(c.transport);

@@ -578,6 +578,14 @@ async fn read_rpc(
                 }
             }
             parser = Some(p);
+        } else if matches!(first, b'{' | b'[')
+            && matches!(text.trim_ascii_end().last(), Some(b'}' | b']'))
+        {
+            // A complete JSON value ends the read, whether or not the body goes on.
+            if let Ok(value) = serde_json::from_slice::<Value>(text) {
+                body.abort();
+                return Ok((BodyKind::Json, answer_in_value(value, id), calls, excerpt));
+            }
         }
     }
     if let Some(mut p) = parser {
@@ -591,14 +599,16 @@ async fn read_rpc(
         return Ok((BodyKind::Empty, None, calls, excerpt));
     }
     match serde_json::from_slice::<Value>(text) {
-        Ok(value) => {
-            let found = match value {
-                Value::Array(items) => items.into_iter().find(|v| answers(v, id)),
-                single => answers(&single, id).then_some(single),
-            };
-            Ok((BodyKind::Json, found, calls, excerpt))
-        }
+        Ok(value) => Ok((BodyKind::Json, answer_in_value(value, id), calls, excerpt)),
         Err(_) => Ok((BodyKind::Other, None, calls, excerpt)),
+    }
+}
+
+/// The message answering `id` in a JSON body: the value itself, or an item of a batch.
+fn answer_in_value(value: Value, id: u64) -> Option<Value> {
+    match value {
+        Value::Array(items) => items.into_iter().find(|v| answers(v, id)),
+        single => answers(&single, id).then_some(single),
     }
 }
 

@@ -144,6 +144,8 @@ async fn dialects_and_transports_are_classified() {
     assert_eq!(modern.auth.as_ref().map(|a| a.kind), Some(AuthKind::None));
     assert!(modern.deprecated_features.is_empty());
     assert_eq!(modern.migration_status.as_deref(), Some("ready"));
+    // The survey's initialize was refused; server/discover named the server.
+    assert_eq!(modern.server_name.as_deref(), Some("modern-only"));
     assert_eq!(strs(&modern.checklist), ["nothing_to_migrate"]);
     // Every tool read-only, the list read whole: SW-MCP-001 graded down to medium.
     assert_eq!(severity_of(modern, "SW-MCP-001", None), Some("medium"));
