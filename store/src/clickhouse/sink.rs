@@ -192,8 +192,8 @@ impl Drop for ClickHouseSink {
     }
 }
 
-/// Inserts records into `sites`, `tools` and `findings` (one insert each). Not atomic across
-/// tables: a failed call is retried whole, and the tables collapse what was inserted twice.
+/// Inserts records into `sites`, `tools` and `findings` (one insert each, concurrently). Not
+/// atomic across tables: a failed call is retried whole, and the tables collapse what was inserted twice.
 pub async fn insert_records(
     conn: &Connection,
     records: &[Record],
@@ -206,21 +206,26 @@ pub async fn insert_records(
             source,
         }
     };
-    let mut insert = conn
-        .client
-        .insert::<SiteRow>("sites")
-        .await
-        .map_err(err("inserting into sites"))?
-        .with_timeouts(t, t);
-    for r in records {
-        insert
-            .write(&SiteRow::from_record(r))
+    // The three inserts run at once, so the server parses one while the client encodes another.
+    let sites = async {
+        let mut insert = conn
+            .client
+            .insert::<SiteRow>("sites")
             .await
-            .map_err(err("inserting into sites"))?;
-    }
-    insert.end().await.map_err(err("inserting into sites"))?;
-
-    if records.iter().any(|r| !r.tools.is_empty()) {
+            .map_err(err("inserting into sites"))?
+            .with_timeouts(t, t);
+        for r in records {
+            insert
+                .write(&SiteRow::from_record(r))
+                .await
+                .map_err(err("inserting into sites"))?;
+        }
+        insert.end().await.map_err(err("inserting into sites"))
+    };
+    let tools = async {
+        if records.iter().all(|r| r.tools.is_empty()) {
+            return Ok(());
+        }
         let mut insert = conn
             .client
             .insert::<ToolRow>("tools")
@@ -233,10 +238,12 @@ pub async fn insert_records(
                 .await
                 .map_err(err("inserting into tools"))?;
         }
-        insert.end().await.map_err(err("inserting into tools"))?;
-    }
-
-    if records.iter().any(|r| !r.findings.is_empty()) {
+        insert.end().await.map_err(err("inserting into tools"))
+    };
+    let findings = async {
+        if records.iter().all(|r| r.findings.is_empty()) {
+            return Ok(());
+        }
         let mut insert = conn
             .client
             .insert::<FindingRow>("findings")
@@ -249,8 +256,9 @@ pub async fn insert_records(
                 .await
                 .map_err(err("inserting into findings"))?;
         }
-        insert.end().await.map_err(err("inserting into findings"))?;
-    }
+        insert.end().await.map_err(err("inserting into findings"))
+    };
+    tokio::try_join!(sites, tools, findings)?;
     Ok(())
 }
 
