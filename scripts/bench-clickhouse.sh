@@ -40,3 +40,4 @@ awk -v n="$n" -v a="$store_ms" -v b="$ch_ms" -v l="$load_ms" -v rows="$rows" -v 
     n, rows, l/1000, n*1000/l, rows*1000/l
   printf "bulk load records=%d rows=%d in %.2fs: %.0f records/s, %.0f rows/s inserted\n",
     n*k, rows*k, bl/1000, n*k*1000/bl, rows*k*1000/bl }'
+[ "$crawled" = "$n" ] || { echo "FAIL: $crawled sites rows for $n sites crawled"; exit 1; }
