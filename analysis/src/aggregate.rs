@@ -1,10 +1,10 @@
 //! One pass over a run's records builds its report; memory grows with distinct tool names,
 //! domains, addresses and platforms, and 4 bytes per server for the tool-count quantiles.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
-use mcpcensus_store::{DocumentKind, Outcome, Record};
-use xxhash_rust::xxh3::xxh3_64;
+pub use mcpcensus_store::{scanned, server_fingerprint};
+use mcpcensus_store::{Outcome, Record};
 
 use crate::model::*;
 
@@ -27,31 +27,6 @@ impl Default for ReportSettings {
             platform_min_sites: DEFAULT_PLATFORM_MIN_SITES,
         }
     }
-}
-
-/// Outcomes of sites the crawler did not scan.
-pub fn scanned(outcome: Outcome) -> bool {
-    !matches!(
-        outcome,
-        Outcome::InvalidInput | Outcome::Excluded | Outcome::Planned | Outcome::NotStarted
-    )
-}
-
-/// The server behind an endpoint: its tool list fingerprint when the probe computed one, else
-/// a hash of its name, version and sorted tool names.
-pub fn server_fingerprint(r: &Record) -> String {
-    if let Some(fp) = &r.tool_list_fingerprint {
-        return fp.clone();
-    }
-    let mut names: Vec<&str> = r.tool_names.iter().map(String::as_str).collect();
-    names.sort_unstable();
-    let key = format!(
-        "{}\u{0}{}\u{0}{}",
-        r.server_name.as_deref().unwrap_or(""),
-        r.server_version.as_deref().unwrap_or(""),
-        names.join("\u{0}")
-    );
-    format!("{:016x}", xxh3_64(key.as_bytes()))
 }
 
 #[derive(Debug, Default)]
@@ -102,18 +77,15 @@ impl Aggregator {
             rep.sites_reachable += 1;
         }
         rep.defects += u64::from(r.defect);
-        let mut seen: BTreeSet<(DocumentKind, bool)> = BTreeSet::new();
-        for doc in &r.documents {
-            if doc.parsed || doc.soft_404 {
-                seen.insert((doc.kind, doc.soft_404));
-            }
-        }
-        for (kind, soft) in seen {
-            let entry = rep.documents.entry(kind.as_str().to_owned()).or_default();
-            if soft {
-                entry.soft_404 += 1;
-            } else {
-                entry.parsed += 1;
+        let (parsed, soft) = mcpcensus_store::document_kinds(r);
+        for (kinds, is_soft) in [(parsed, false), (soft, true)] {
+            for kind in kinds {
+                let entry = rep.documents.entry(kind).or_default();
+                if is_soft {
+                    entry.soft_404 += 1;
+                } else {
+                    entry.parsed += 1;
+                }
             }
         }
         if r.discovery_source.is_some() {

@@ -6,4 +6,9 @@ pub enum AnalysisError {
     Store(#[from] mcpcensus_store::StoreError),
     #[error("the store holds no run")]
     NoRun,
+    #[error("ClickHouse report query {query}: {source}")]
+    ClickHouse {
+        query: String,
+        source: clickhouse::error::Error,
+    },
 }

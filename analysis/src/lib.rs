@@ -2,6 +2,7 @@
 //! from the embedded store (computed here) in text, JSON and HTML.
 
 mod aggregate;
+pub mod clickhouse;
 mod compare;
 mod error;
 pub mod model;
@@ -10,6 +11,7 @@ pub mod render;
 mod tests;
 
 pub use aggregate::{scanned, server_fingerprint, Aggregator, ReportSettings};
+pub use clickhouse::build_clickhouse;
 pub use compare::compare;
 pub use error::AnalysisError;
 pub use model::*;

@@ -68,7 +68,13 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     grade_median Nullable(String),
     request_count UInt32,
     total_ms UInt32,
-    record_json String
+    record_json String,
+    -- Derived in Rust at insert time (store/src/derived.rs) so reports in SQL count exactly
+    -- what the embedded report counts: document kinds served usable and as soft 404s, and
+    -- the server fingerprint (tool list fingerprint, else name + version + sorted tools).
+    documents_parsed Array(String),
+    documents_soft_404 Array(String),
+    server_fingerprint String
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

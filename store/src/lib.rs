@@ -1,6 +1,7 @@
 //! Records, the embedded store and its exports.
 
 pub mod clickhouse;
+pub mod derived;
 pub mod error;
 pub mod export;
 pub mod record;
@@ -9,6 +10,7 @@ pub mod store;
 #[cfg(test)]
 mod testutil;
 
+pub use derived::{document_kinds, scanned, server_fingerprint};
 pub use error::StoreError;
 pub use export::write_jsonl;
 pub use record::*;

@@ -176,9 +176,12 @@ pub struct ReportArgs {
     /// Embedded store directory [default: ./mcpcensus-data].
     #[arg(long, value_name = "DIR", conflicts_with = "clickhouse")]
     pub from: Option<PathBuf>,
-    /// Read from ClickHouse at this URL.
+    /// Read from ClickHouse at this URL (the counting runs on the server).
     #[arg(long, value_name = "URL")]
     pub clickhouse: Option<String>,
+    /// ClickHouse database [default: mcpcensus].
+    #[arg(long, value_name = "NAME", requires = "clickhouse")]
+    pub database: Option<String>,
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
     /// Compare with this earlier run.

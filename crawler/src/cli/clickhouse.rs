@@ -55,6 +55,12 @@ async fn connect(target: &Target) -> anyhow::Result<Connection> {
         .with_context(|| format!("connecting to ClickHouse at {}", target.url))
 }
 
+/// The connection `mcpcensus report --clickhouse` reads through (no schema changes).
+pub async fn connect_for_report(url: &str, database: Option<&str>) -> anyhow::Result<Connection> {
+    let target = target(url, database, &ClickHouseSettings::default())?;
+    connect(&target).await
+}
+
 /// `mcpcensus schema init`.
 pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<ExitCode> {
     let target = target(url, database, &ClickHouseSettings::default())?;

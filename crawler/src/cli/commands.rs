@@ -26,7 +26,7 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Export(args) => export(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
-        Command::Report(args) => report(args),
+        Command::Report(args) => report(args).await,
         Command::Load(args) => super::clickhouse::load(args).await,
         Command::Schema(SchemaArgs {
             action:
@@ -244,21 +244,29 @@ pub async fn execute_argv(argv: Vec<String>, shutdown: Shutdown) -> anyhow::Resu
     execute(cli, argv, shutdown).await
 }
 
-fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
-    if args.clickhouse.is_some() {
-        return not_yet(
-            "report --clickhouse",
-            "the ClickHouse issue (7) and the reports issue (8)",
-        );
-    }
-    let store = open_store(args.from.as_deref())?;
+async fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let settings = mcpcensus_analysis::ReportSettings::default();
-    let report = mcpcensus_analysis::build(
-        &store,
-        args.run.as_deref(),
-        args.compare.as_deref(),
-        settings,
-    )?;
+    let report = match &args.clickhouse {
+        Some(url) => {
+            let conn = super::clickhouse::connect_for_report(url, args.database.as_deref()).await?;
+            mcpcensus_analysis::build_clickhouse(
+                &conn,
+                args.run.as_deref(),
+                args.compare.as_deref(),
+                settings,
+            )
+            .await?
+        }
+        None => {
+            let store = open_store(args.from.as_deref())?;
+            mcpcensus_analysis::build(
+                &store,
+                args.run.as_deref(),
+                args.compare.as_deref(),
+                settings,
+            )?
+        }
+    };
     let text = match args.format {
         ReportFormat::Text => mcpcensus_analysis::render::text::render(&report),
         ReportFormat::Json => mcpcensus_analysis::render::json(&report),

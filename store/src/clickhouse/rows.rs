@@ -89,6 +89,11 @@ pub struct SiteRow {
     pub total_ms: u32,
     /// The record's JSON export line.
     pub record_json: String,
+    /// Document kinds served usable / as soft 404s (`derived::document_kinds`).
+    pub documents_parsed: Vec<String>,
+    pub documents_soft_404: Vec<String>,
+    /// `derived::server_fingerprint`, for platforms and tool list changes.
+    pub server_fingerprint: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Row, Serialize)]
@@ -123,6 +128,7 @@ pub struct FindingRow {
 
 impl SiteRow {
     pub fn from_record(r: &Record) -> SiteRow {
+        let (documents_parsed, documents_soft_404) = crate::derived::document_kinds(r);
         SiteRow {
             run_id: r.run_id.clone(),
             site_key: site_key(r),
@@ -162,6 +168,9 @@ impl SiteRow {
             total_ms: r.timings.total_ms,
             // Serializing a record cannot fail (strings and numbers only).
             record_json: serde_json::to_string(r).unwrap_or_default(),
+            documents_parsed,
+            documents_soft_404,
+            server_fingerprint: crate::derived::server_fingerprint(r),
         }
     }
 }

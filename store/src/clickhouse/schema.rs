@@ -32,6 +32,41 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
             .to_owned();
         with_timeout(&what, conn.server.query(&statement).execute()).await?;
     }
+    add_missing_columns(conn).await?;
     tracing::info!(database = %conn.target.database, "ClickHouse schema ready");
+    Ok(())
+}
+
+/// Columns added to `sites` after its first release (schema.sql lists them last): a database
+/// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
+/// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
+/// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 3] = [
+    ("documents_parsed", "Array(String)"),
+    ("documents_soft_404", "Array(String)"),
+    ("server_fingerprint", "String"),
+];
+
+async fn add_missing_columns(conn: &Connection) -> Result<(), StoreError> {
+    let db = &conn.target.database;
+    for (name, ty) in ADDED_SITES_COLUMNS {
+        let present: u64 = with_timeout(
+            "checking the sites columns",
+            conn.server
+                .query(
+                    "SELECT count() FROM system.columns \
+                     WHERE database = ? AND table = 'sites' AND name = ?",
+                )
+                .bind(db.as_str())
+                .bind(name)
+                .fetch_one(),
+        )
+        .await?;
+        if present == 0 {
+            let sql = format!("ALTER TABLE {db}.sites ADD COLUMN {name} {ty}");
+            with_timeout(&sql, conn.server.query(&sql).execute()).await?;
+            tracing::info!(column = name, "added a column to sites");
+        }
+    }
     Ok(())
 }

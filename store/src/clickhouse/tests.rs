@@ -238,6 +238,12 @@ fn rows_follow_the_record() {
     assert_eq!(site.scanned_at as u64, r.scanned_at / 1000);
     assert_eq!(site.finding_ids.len(), r.findings.len());
     assert_eq!(site.defect, 1);
+    assert_eq!(site.server_fingerprint, crate::server_fingerprint(&r));
+    let (parsed, soft) = crate::document_kinds(&r);
+    assert_eq!(
+        (site.documents_parsed, site.documents_soft_404),
+        (parsed, soft)
+    );
     let back: Record = serde_json::from_str(&site.record_json).expect("json");
     assert_eq!(back.origin, r.origin);
     assert_eq!(ToolRow::from_record(&r).len(), 3);
@@ -263,6 +269,39 @@ async fn schema_init_twice_is_harmless() {
         tables, 6,
         "runs, sites, tools, findings, daily_adoption and its view"
     );
+    drop_db(&conn).await;
+}
+
+/// A database whose sites table predates the derived columns gets them from `init_schema`,
+/// and then takes inserts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schema_init_adds_the_derived_columns_to_an_older_sites_table() {
+    let Some(url) = test_server_url() else { return };
+    let conn = fresh_db(&url, "migrate").await;
+    let db = conn.target.database.clone();
+    for (name, _) in super::schema::ADDED_SITES_COLUMNS {
+        let sql = format!("ALTER TABLE {db}.sites DROP COLUMN {name}");
+        conn.server
+            .query(&sql)
+            .execute()
+            .await
+            .expect("drop column");
+    }
+    let columns = |conn: Connection| async move {
+        count(
+            &conn,
+            &format!(
+                "SELECT count() FROM system.columns WHERE database = '{}' AND table = 'sites' \
+                 AND name IN ('documents_parsed', 'documents_soft_404', 'server_fingerprint')",
+                conn.target.database
+            ),
+        )
+        .await
+    };
+    assert_eq!(columns(conn.clone()).await, 0);
+    init_schema(&conn).await.expect("init over the older table");
+    assert_eq!(columns(conn.clone()).await, 3);
+    init_schema(&conn).await.expect("and again");
     drop_db(&conn).await;
 }
 

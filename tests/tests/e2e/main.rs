@@ -11,6 +11,7 @@ mod deep;
 mod mcp;
 mod network;
 mod report;
+mod report_clickhouse;
 mod report_html;
 mod sdk;
 mod seed000;

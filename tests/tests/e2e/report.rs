@@ -5,8 +5,20 @@ use mcpcensus_simweb::{Reply, SimWeb, Site};
 
 use crate::util::{mcpcensus, WebCrawl};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn report_counts_a_run_and_compares_it_with_the_previous_one() {
+/// Two crawls of a small simulated web into one embedded store.
+pub struct TwoRuns {
+    pub web: SimWeb,
+    pub crawl: WebCrawl,
+    /// The store directory.
+    pub out: String,
+    /// The first run's id (the second is the store's latest).
+    pub first: String,
+}
+
+/// Crawls a.test (two tools), b.test (one tool), plain.test (no MCP) and an invalid line;
+/// then b.test takes its server down and a.test adds a tool, and the same list is crawled
+/// again.
+pub async fn crawl_two_runs() -> TwoRuns {
     let page = || Reply::html("<html></html>").header("link", "</mcp>; rel=\"mcp\"");
     let web = SimWeb::builder()
         .site(
@@ -69,7 +81,22 @@ async fn report_counts_a_run_and_compares_it_with_the_previous_one() {
     .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1100)); // distinct run ids
     mcpcensus(&args).await.unwrap();
+    TwoRuns {
+        web,
+        crawl,
+        out,
+        first,
+    }
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn report_counts_a_run_and_compares_it_with_the_previous_one() {
+    let TwoRuns {
+        web,
+        crawl,
+        out,
+        first,
+    } = crawl_two_runs().await;
     let json_path = crawl.path("report.json");
     mcpcensus(&[
         "report",

@@ -1,0 +1,8 @@
+-- Scanned sites per value of one record field where set ({field}: protocol_version,
+-- transport, auth_kind, spec_version, migration_status, or discovered_via with
+-- {filter} = isNotNull(endpoint) for endpoints by method).
+SELECT assumeNotNull({field}) AS value, count() AS sites
+FROM sites FINAL
+WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull({field}) AND {filter}
+GROUP BY value
+ORDER BY value

@@ -1,0 +1,8 @@
+-- Findings per rule and severity, of scanned sites only (the few unscanned site keys are
+-- excluded by a small subquery).
+SELECT rule_id, severity, count() AS findings
+FROM findings FINAL
+WHERE run_id = ? AND site_key NOT IN (
+    SELECT site_key FROM sites FINAL WHERE run_id = ? AND NOT (outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')))
+GROUP BY rule_id, severity
+ORDER BY rule_id, severity

@@ -1,0 +1,96 @@
+//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same two
+//! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`), and both reports
+//! (the latest run alone, and compared with the first) are compared as JSON values. Needs the
+//! test server (`MCPCENSUS_TEST_CLICKHOUSE`, set by scripts/test.sh); without it the test
+//! prints a SKIPPED line and returns.
+
+use std::process::ExitCode;
+
+use mcpcensus_store::clickhouse::{connect, Target};
+
+use crate::report::{crawl_two_runs, TwoRuns};
+use crate::util::{mcpcensus, WebCrawl};
+
+const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
+
+fn test_server_url() -> Option<String> {
+    match std::env::var(TEST_SERVER_ENV) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED: {TEST_SERVER_ENV} is not set; scripts/test.sh starts a ClickHouse server \
+                 and sets it"
+            );
+            None
+        }
+    }
+}
+
+fn unique_db(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("e2e_{tag}_{}_{nanos}", std::process::id())
+}
+
+/// `mcpcensus report <source...> [extra...] --format json` as a JSON value.
+async fn report_json(
+    crawl: &WebCrawl,
+    name: &str,
+    source: &[&str],
+    extra: &[&str],
+) -> serde_json::Value {
+    let path = crawl.path(name);
+    let mut argv = vec!["report"];
+    argv.extend_from_slice(source);
+    argv.extend_from_slice(extra);
+    argv.extend_from_slice(&["--format", "json", "-o", &path]);
+    let code = mcpcensus(&argv).await.unwrap();
+    assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison() {
+    let Some(url) = test_server_url() else { return };
+    let TwoRuns {
+        web,
+        crawl,
+        out,
+        first,
+    } = crawl_two_runs().await;
+    let db = unique_db("report");
+    let code = mcpcensus(&["load", &out, "--clickhouse", &url, "--database", &db])
+        .await
+        .unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let embedded: &[&str] = &["--from", &out];
+    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db];
+
+    let from_store = report_json(&crawl, "store.json", embedded, &[]).await;
+    let from_ch = report_json(&crawl, "ch.json", clickhouse, &[]).await;
+    assert_eq!(from_ch, from_store, "the latest run");
+    // The comparison says something, so equal reports are not equal by being empty.
+    assert_eq!(from_store["run"]["sites_read"], 4);
+    assert_eq!(from_store["history"].as_array().unwrap().len(), 2);
+
+    let compare: &[&str] = &["--compare", &first];
+    let from_store = report_json(&crawl, "store-cmp.json", embedded, compare).await;
+    let from_ch = report_json(&crawl, "ch-cmp.json", clickhouse, compare).await;
+    assert_eq!(from_ch, from_store, "the comparison");
+    let c = &from_store["comparison"];
+    assert_eq!(c["vanished_endpoints"][0], web.origin("b.test"));
+    assert_eq!(c["changed_tool_lists"][0], web.origin("a.test"));
+
+    let single: &[&str] = &["--run", &first];
+    let from_store = report_json(&crawl, "store-first.json", embedded, single).await;
+    let from_ch = report_json(&crawl, "ch-first.json", clickhouse, single).await;
+    assert_eq!(from_ch, from_store, "the first run");
+    assert_eq!(from_store["run"]["endpoints"], 2);
+    assert_eq!(from_store["run"]["tool_counts"]["servers"], 2);
+
+    let conn = connect(&Target::new(&url, &db)).await.unwrap();
+    let sql = format!("DROP DATABASE IF EXISTS {db}");
+    conn.server.query(&sql).execute().await.unwrap();
+}
