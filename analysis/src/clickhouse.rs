@@ -191,16 +191,22 @@ pub async fn build_clickhouse(
             }
         }
     };
-    let run = run_report(c, &run_id, settings).await?;
-    let comparison = match compare_with {
-        Some(base) => Some(comparison(c, base, &run_id).await?),
-        None => None,
-    };
-    let history = c
-        .query(sql::HISTORY)
-        .fetch_all::<HistoryRow>()
-        .await
-        .map_err(err("history"))?
+    let (run, comparison, history) = tokio::try_join!(
+        run_report(c, &run_id, settings),
+        async {
+            match compare_with {
+                Some(base) => comparison(c, base, &run_id).await.map(Some),
+                None => Ok(None),
+            }
+        },
+        async {
+            c.query(sql::HISTORY)
+                .fetch_all::<HistoryRow>()
+                .await
+                .map_err(err("history"))
+        },
+    )?;
+    let history = history
         .into_iter()
         .map(|h| HistoryPoint {
             run_id: h.run_id,
@@ -223,12 +229,76 @@ async fn run_report(
     settings: ReportSettings,
 ) -> Result<RunReport, AnalysisError> {
     let top_n = settings.top_n as u64;
-    let t: TotalsRow = c
-        .query(sql::RUN_TOTALS)
-        .bind(run_id)
-        .fetch_one()
-        .await
-        .map_err(err("run_totals"))?;
+    // Independent queries, sent together: the server works on them in parallel.
+    let (t, outcomes, documents, fields, tc, top_tool_names, top_domains, top_ips) = tokio::try_join!(
+        async {
+            c.query(sql::RUN_TOTALS)
+                .bind(run_id)
+                .fetch_one::<TotalsRow>()
+                .await
+                .map_err(err("run_totals"))
+        },
+        async {
+            c.query(sql::OUTCOMES)
+                .bind(run_id)
+                .fetch_all::<OutcomeRow>()
+                .await
+                .map_err(err("outcomes"))
+        },
+        async {
+            c.query(sql::DOCUMENTS)
+                .bind(run_id)
+                .fetch_all::<EntryRow>()
+                .await
+                .map_err(err("documents"))
+        },
+        async {
+            tokio::try_join!(
+                field_counts(c, run_id, FIELDS[0]),
+                field_counts(c, run_id, FIELDS[1]),
+                field_counts(c, run_id, FIELDS[2]),
+                field_counts(c, run_id, FIELDS[3]),
+                field_counts(c, run_id, FIELDS[4]),
+                field_counts(c, run_id, FIELDS[5]),
+            )
+        },
+        async {
+            c.query(sql::TOOL_COUNTS)
+                .bind(run_id)
+                .fetch_one::<ToolCountsRow>()
+                .await
+                .map_err(err("tool_counts"))
+        },
+        top(c, sql::TOP_TOOL_NAMES, "top_tool_names", run_id, top_n),
+        top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
+        top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
+    )?;
+    let (findings, grades, platforms) = tokio::try_join!(
+        async {
+            c.query(sql::FINDINGS)
+                .bind(run_id)
+                .bind(run_id)
+                .fetch_all::<FindingRow>()
+                .await
+                .map_err(err("findings"))
+        },
+        async {
+            c.query(sql::GRADES)
+                .bind(run_id)
+                .bind(run_id)
+                .fetch_all::<GradeRow>()
+                .await
+                .map_err(err("grades"))
+        },
+        async {
+            c.query(sql::PLATFORMS)
+                .bind(run_id)
+                .bind(settings.platform_min_sites)
+                .fetch_all::<PlatformRow>()
+                .await
+                .map_err(err("platforms"))
+        },
+    )?;
     let mut rep = RunReport {
         run_id: run_id.to_owned(),
         sites_read: t.sites_read,
@@ -237,24 +307,16 @@ async fn run_report(
         sites_with_discovery_document: t.sites_with_discovery_document,
         endpoints: t.endpoints,
         defects: t.defects,
+        top_tool_names,
+        top_domains,
+        top_ips,
         ..RunReport::default()
     };
-    rep.outcomes = c
-        .query(sql::OUTCOMES)
-        .bind(run_id)
-        .fetch_all::<OutcomeRow>()
-        .await
-        .map_err(err("outcomes"))?
+    rep.outcomes = outcomes
         .into_iter()
         .map(|o| (o.outcome, Share::of(o.sites, t.sites_read)))
         .collect();
-    for d in c
-        .query(sql::DOCUMENTS)
-        .bind(run_id)
-        .fetch_all::<EntryRow>()
-        .await
-        .map_err(err("documents"))?
-    {
+    for d in documents {
         let (soft, kind) = match d.entry.split_once(':') {
             Some(("s", kind)) => (true, kind),
             Some((_, kind)) => (false, kind),
@@ -267,35 +329,14 @@ async fn run_report(
             entry.parsed = d.sites;
         }
     }
-    for (field, filter) in FIELDS {
-        let query = sql::FIELD_COUNTS
-            .replace("{field}", field)
-            .replace("{filter}", filter);
-        let counts: BTreeMap<String, u64> = c
-            .query(&query)
-            .bind(run_id)
-            .fetch_all::<ValueRow>()
-            .await
-            .map_err(err(field))?
-            .into_iter()
-            .map(|v| (v.value, v.sites))
-            .collect();
-        let target = match field {
-            "protocol_version" => &mut rep.protocol_versions,
-            "transport" => &mut rep.transports,
-            "auth_kind" => &mut rep.auth_kinds,
-            "spec_version" => &mut rep.spec_versions,
-            "migration_status" => &mut rep.migration_status,
-            _ => &mut rep.endpoints_by_method,
-        };
-        *target = counts;
-    }
-    let tc: ToolCountsRow = c
-        .query(sql::TOOL_COUNTS)
-        .bind(run_id)
-        .fetch_one()
-        .await
-        .map_err(err("tool_counts"))?;
+    (
+        rep.protocol_versions,
+        rep.transports,
+        rep.auth_kinds,
+        rep.spec_versions,
+        rep.migration_status,
+        rep.endpoints_by_method,
+    ) = fields;
     let buckets = [
         ("1", tc.b1),
         ("2-5", tc.b2_5),
@@ -320,16 +361,7 @@ async fn run_report(
             buckets,
         }
     };
-    rep.top_tool_names = top(c, sql::TOP_TOOL_NAMES, "top_tool_names", run_id, top_n).await?;
-    rep.top_domains = top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n).await?;
-    rep.top_ips = top(c, sql::TOP_IPS, "top_ips", run_id, top_n).await?;
-    rep.findings = c
-        .query(sql::FINDINGS)
-        .bind(run_id)
-        .bind(run_id)
-        .fetch_all::<FindingRow>()
-        .await
-        .map_err(err("findings"))?
+    rep.findings = findings
         .into_iter()
         .map(|f| FindingCount {
             rule_id: f.rule_id,
@@ -337,23 +369,7 @@ async fn run_report(
             count: f.findings,
         })
         .collect();
-    rep.grades = c
-        .query(sql::GRADES)
-        .bind(run_id)
-        .bind(run_id)
-        .fetch_all::<GradeRow>()
-        .await
-        .map_err(err("grades"))?
-        .into_iter()
-        .map(|g| (g.letter, g.tools))
-        .collect();
-    let platforms = c
-        .query(sql::PLATFORMS)
-        .bind(run_id)
-        .bind(settings.platform_min_sites)
-        .fetch_all::<PlatformRow>()
-        .await
-        .map_err(err("platforms"))?;
+    rep.grades = grades.into_iter().map(|g| (g.letter, g.tools)).collect();
     rep.adoption = Adoption {
         endpoints: t.endpoints,
         passing: t.passing,
@@ -375,6 +391,25 @@ async fn run_report(
         })
         .collect();
     Ok(rep)
+}
+
+/// Scanned sites per value of one field (`FIELDS`).
+async fn field_counts(
+    c: &Client,
+    run_id: &str,
+    (field, filter): (&str, &str),
+) -> Result<BTreeMap<String, u64>, AnalysisError> {
+    let query = sql::FIELD_COUNTS
+        .replace("{field}", field)
+        .replace("{filter}", filter);
+    Ok(c.query(&query)
+        .bind(run_id)
+        .fetch_all::<ValueRow>()
+        .await
+        .map_err(err(field))?
+        .into_iter()
+        .map(|v| (v.value, v.sites))
+        .collect())
 }
 
 async fn top(
