@@ -13,30 +13,7 @@ use mcpcensus_simweb::{Reply, SimWeb, Site};
 use mcpcensus_store::clickhouse::{connect, site_key, Connection, Target};
 use mcpcensus_store::{Record, Store};
 
-use crate::util::{mcpcensus, WebCrawl};
-
-const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
-
-fn test_server_url() -> Option<String> {
-    match std::env::var(TEST_SERVER_ENV) {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED: {TEST_SERVER_ENV} is not set; scripts/test.sh starts a ClickHouse server \
-                 and sets it"
-            );
-            None
-        }
-    }
-}
-
-fn unique_db(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("e2e_{tag}_{}_{nanos}", std::process::id())
-}
+use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
 
 async fn open_db(url: &str, db: &str) -> Connection {
     connect(&Target::new(url, db))

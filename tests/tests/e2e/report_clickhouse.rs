@@ -9,30 +9,7 @@ use std::process::ExitCode;
 use mcpcensus_store::clickhouse::{connect, Target};
 
 use crate::report::{crawl_two_runs, TwoRuns};
-use crate::util::{mcpcensus, WebCrawl};
-
-const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
-
-fn test_server_url() -> Option<String> {
-    match std::env::var(TEST_SERVER_ENV) {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED: {TEST_SERVER_ENV} is not set; scripts/test.sh starts a ClickHouse server \
-                 and sets it"
-            );
-            None
-        }
-    }
-}
-
-fn unique_db(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("e2e_{tag}_{}_{nanos}", std::process::id())
-}
+use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
 
 /// `mcpcensus report <source...> [extra...] --format json` as a JSON value.
 async fn report_json(

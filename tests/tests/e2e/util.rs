@@ -87,3 +87,29 @@ pub fn record_for<'a>(records: &'a [Record], origin: &str) -> &'a Record {
         .find(|r| r.origin.as_deref() == Some(origin))
         .unwrap_or_else(|| panic!("no record for {origin}"))
 }
+
+/// Set by scripts/test.sh to the ClickHouse server it started.
+pub const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
+
+/// The test ClickHouse server, or `None` (with a printed SKIPPED line) when none was started.
+pub fn test_server_url() -> Option<String> {
+    match std::env::var(TEST_SERVER_ENV) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED: {TEST_SERVER_ENV} is not set; scripts/test.sh starts a ClickHouse server \
+                 and sets it"
+            );
+            None
+        }
+    }
+}
+
+/// A database name no other test uses.
+pub fn unique_db(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("e2e_{tag}_{}_{nanos}", std::process::id())
+}
