@@ -8,8 +8,8 @@ use url::Url;
 
 use super::evidence::{quoted, unusable_text};
 use super::rules::{INCOMPLETE_ENTRY, NO_SPEC_VERSION, UNRECOGNISED_ENTRY_TYPE};
+use crate::discovery::FetchedCatalog;
 use crate::discovery::{catalog_items, CatalogEntry, CatalogItem, EntryProblem, ParsedCatalog};
-use crate::scan::FetchedCatalog;
 
 pub(super) fn audit_catalogs(catalogs: &[FetchedCatalog]) -> Vec<Finding> {
     let parsed: Vec<(&Url, &ParsedCatalog)> = catalogs

@@ -24,7 +24,7 @@ use crate::discovery::{
     catalog_items, discovery_source, CatalogItem, DiscoverySource, DocumentParse, ParsedCard,
     SourceHits, MCP_JSON_PATH, SERVER_CARD_PATH,
 };
-use crate::scan::{Discovery, FetchedCard};
+use crate::discovery::{Discovery, FetchedCard};
 
 /// The audit's result for one site.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,8 +14,8 @@ use super::commands::{build_scanner, warn_if_no_session_room};
 use super::explain::{write_findings, write_transcript, write_verdict};
 use crate::config::Probe;
 use crate::input::{Exclusions, Planned, Planner, RawLine, Shard};
+use crate::net::Exchange;
 use crate::run::SiteJob;
-use crate::session::Exchange;
 
 /// The run id in a check's record (nothing is stored under it).
 pub const CHECK_RUN_ID: &str = "check";

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use http::StatusCode;
 use mcpcensus_store::Record;
 
-use crate::session::{Exchange, EXCERPT_BYTES};
+use crate::net::{Exchange, EXCERPT_BYTES};
 
 /// Width of the verdict's field names (the longest is `protocol_version:`).
 const KEY_WIDTH: usize = 18;

@@ -1,6 +1,6 @@
 //! Unit tests of the `check` output.
 
-use crate::session::{Exchange, EXCERPT_BYTES};
+use crate::net::{Exchange, EXCERPT_BYTES};
 
 use super::explain::*;
 

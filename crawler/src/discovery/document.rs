@@ -1,15 +1,13 @@
 //! Reading a fetched JSON document leniently: what it was (JSON, an HTML page, nothing) and,
 //! field by field, what it held, so the audit can tell "missing" from "wrong type".
 
-use http::header::CONTENT_TYPE;
-use http::HeaderMap;
 use serde_json::{Map, Value};
+
+pub use crate::net::content::media_type;
+pub(super) use crate::net::content::{is_html_type, looks_like_html, trimmed};
 
 /// Raw values kept as evidence are cut to this many characters.
 const RAW_EVIDENCE_CHARS: usize = 200;
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-/// Body openings that mark an HTML page (compared case-insensitively).
-const HTML_OPENINGS: [&[u8]; 4] = [b"<!doctype", b"<html", b"<head", b"<body"];
 
 /// What a fetched document turned out to be.
 #[derive(Debug, Clone, PartialEq)]
@@ -196,30 +194,6 @@ pub(super) fn raw_json(value: &Value) -> String {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,
     }
-}
-
-/// The media type of a response, lower-case, without parameters (`text/html`).
-pub fn media_type(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(CONTENT_TYPE)?.to_str().ok()?;
-    let essence = value.split(';').next().unwrap_or_default().trim();
-    (!essence.is_empty()).then(|| essence.to_ascii_lowercase())
-}
-
-pub(super) fn is_html_type(media_type: &str) -> bool {
-    matches!(media_type, "text/html" | "application/xhtml+xml")
-}
-
-/// The body without a UTF-8 byte order mark and surrounding white space.
-pub(super) fn trimmed(body: &[u8]) -> &[u8] {
-    body.strip_prefix(UTF8_BOM).unwrap_or(body).trim_ascii()
-}
-
-/// Whether a (trimmed) body opens like an HTML page.
-pub(super) fn looks_like_html(body: &[u8]) -> bool {
-    HTML_OPENINGS.iter().any(|opening| {
-        body.get(..opening.len())
-            .is_some_and(|start| start.eq_ignore_ascii_case(opening))
-    })
 }
 
 /// Reads a body as a JSON value. The content type alone never condemns a body that parses:

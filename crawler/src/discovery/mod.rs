@@ -6,6 +6,7 @@ mod card;
 mod catalog;
 mod document;
 mod endpoint;
+mod fetched;
 mod links;
 mod mcp_path;
 mod paths;
@@ -23,6 +24,7 @@ pub use catalog::{
 };
 pub use document::{media_type, DocumentParse, Field, JsonKind};
 pub use endpoint::{select_endpoint, Candidate, EndpointChoice, RejectReason};
+pub use fetched::{Discovery, FetchedCard, FetchedCatalog};
 pub use links::{
     home_links, links_from_headers, links_from_html, parse_link_header, FoundLink, LinkKind,
     LinkValue, HTML_SCAN_LIMIT,

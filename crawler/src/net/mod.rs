@@ -18,11 +18,13 @@
 mod body;
 mod client;
 mod connector;
+pub mod content;
 mod error;
 mod fetch;
 mod guard;
 mod options;
 mod pins;
+pub mod recorder;
 mod resolver;
 mod throttle;
 mod tls;
@@ -40,6 +42,7 @@ pub use fetch::{
 };
 pub use guard::{BlockedRange, Embedding, Guard, Refusal};
 pub use options::*;
+pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};
 pub use throttle::{Throttle, ThrottleStats};
 pub use tls::ALPN_PROTOCOLS;

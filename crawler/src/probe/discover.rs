@@ -19,12 +19,10 @@ use super::classify::{classify, ProbeFacts, MODERN_VERSION};
 use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
 use super::grades::grade_tools;
 use super::rules::{server_rules, ListSource, MCP_RULES};
-use super::transport::{BodyKind, EventStream, ProbeClient, RpcRead, Stop};
-use crate::net::SiteClient;
-use crate::session::{
-    initialize_body, initialized_body, read_tools, Exchange, CLIENT_NAME, CLIENT_VERSION,
-    MCP_PROTOCOL_VERSION, MCP_SESSION_ID,
-};
+use super::transport::{ProbeClient, RpcRead, Stop};
+use crate::mcp::{EventStream, Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
+use crate::net::{Exchange, SiteClient};
+use crate::session::{initialize_body, initialized_body, read_tools, CLIENT_NAME, CLIENT_VERSION};
 
 /// Most requests the probe sends (seed 003: "it sends at most 9 requests").
 pub const PROBE_MAX_REQUESTS: usize = 9;
@@ -89,8 +87,8 @@ pub async fn run_probe(
     };
     probe.run().await;
     let Probe { pc, .. } = probe;
-    report.requests = pc.requests;
-    report.exchanges = pc.exchanges.unwrap_or_default();
+    report.requests = pc.recorder.requests;
+    report.exchanges = pc.recorder.transcript.unwrap_or_default();
     report
 }
 
@@ -140,7 +138,7 @@ impl Probe<'_, '_> {
 
     /// A JSON-RPC message in a JSON or event-stream body to a POST: Streamable HTTP.
     fn saw_post_answer(&mut self, read: &RpcRead) {
-        let framed = matches!(read.kind, BodyKind::Json | BodyKind::EventStream);
+        let framed = matches!(read.framing, Framing::Json | Framing::EventStream);
         if framed && (read.answer.is_some() || read.refused()) {
             self.report.facts.transport = Some(Transport::StreamableHttp);
         }

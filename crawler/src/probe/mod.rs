@@ -38,8 +38,7 @@ pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
 pub use registry::{resolve, resolve_in, search_url, stdio_record, RegistryError, Resolved};
 pub use report::write_probe;
 pub use rules::{
-    declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, McpRule,
-    SteerLevel, INSTRUCTION_LIKE_DESCRIPTION, MCP_RULES, PASTED_MAX_TOOLS,
-    UNAUTHENTICATED_TOOL_LIST,
+    declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, SteerLevel,
+    INSTRUCTION_LIKE_DESCRIPTION, MCP_RULES, PASTED_MAX_TOOLS, UNAUTHENTICATED_TOOL_LIST,
 };
-pub use transport::{BodyKind, ProbeClient, RpcRead, Stop};
+pub use transport::{ProbeClient, RpcRead, Stop};

@@ -19,41 +19,31 @@ use mcpcensus_store::Finding;
 use serde_json::Value;
 
 use super::classify::ToolsRead;
-use crate::audit::Severity;
+use crate::rule::{AppliesTo, Rule, Severity};
 
 /// Most tools a pasted list may hold, and most a list may hold to be graded down.
 pub const PASTED_MAX_TOOLS: usize = 200;
 
-/// A server rule: id, severity by default, title and fix (the table in `docs/rules.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct McpRule {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub applies_to: &'static str,
-    pub title: &'static str,
-    pub fix: &'static str,
-}
-
-pub const UNAUTHENTICATED_TOOL_LIST: McpRule = McpRule {
+pub const UNAUTHENTICATED_TOOL_LIST: Rule = Rule {
     id: "SW-MCP-001",
     severity: Severity::High,
-    applies_to: "server",
+    applies_to: AppliesTo::Server,
     title: "The tool list is answered without authentication",
     fix: "Require authentication for tools/list and tools/call unless the server is meant to \
           be public; a public server should expose only read-only tools and say so with \
           annotations.readOnlyHint.",
 };
-pub const INSTRUCTION_LIKE_DESCRIPTION: McpRule = McpRule {
+pub const INSTRUCTION_LIKE_DESCRIPTION: Rule = Rule {
     id: "SW-MCP-011",
     severity: Severity::High,
-    applies_to: "tool",
+    applies_to: AppliesTo::Tool,
     title: "A tool description contains instruction-like text",
     fix: "Describe what the tool does, what it returns and when to use it; remove text that \
           tells the model what to do, what to hide or which instructions to ignore.",
 };
 
 /// Every server rule.
-pub const MCP_RULES: [McpRule; 2] = [UNAUTHENTICATED_TOOL_LIST, INSTRUCTION_LIKE_DESCRIPTION];
+pub const MCP_RULES: [Rule; 2] = [UNAUTHENTICATED_TOOL_LIST, INSTRUCTION_LIKE_DESCRIPTION];
 
 /// Where a tool list came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,22 +283,6 @@ pub fn declares_read_only(tool: &Value) -> bool {
         && hint("destructiveHint") != Some(&Value::Bool(true))
 }
 
-fn finding(
-    rule: &McpRule,
-    severity: Severity,
-    evidence: String,
-    url: Option<&str>,
-    tool: Option<&str>,
-) -> Finding {
-    Finding {
-        rule_id: rule.id.to_owned(),
-        severity: severity.as_str().to_owned(),
-        evidence,
-        url: url.map(str::to_owned),
-        tool: tool.map(str::to_owned),
-    }
-}
-
 /// The findings of the server rules on a tool list read from `url` (the endpoint; `None` for a
 /// pasted list).
 pub fn server_rules(tools: &ToolsRead, source: ListSource, url: Option<&str>) -> Vec<Finding> {
@@ -338,13 +312,7 @@ pub fn server_rules(tools: &ToolsRead, source: ListSource, url: Option<&str>) ->
         } else {
             Severity::High
         };
-        out.push(finding(
-            &UNAUTHENTICATED_TOOL_LIST,
-            severity,
-            evidence,
-            url,
-            None,
-        ));
+        out.push(UNAUTHENTICATED_TOOL_LIST.finding_on(severity, evidence, url, None));
     }
     for tool in &tools.entries {
         let Some(description) = tool.get("description").and_then(Value::as_str) else {
@@ -358,13 +326,8 @@ pub fn server_rules(tools: &ToolsRead, source: ListSource, url: Option<&str>) ->
             SteerLevel::Manipulative => Severity::High,
         };
         let name = tool.get("name").and_then(Value::as_str);
-        out.push(finding(
-            &INSTRUCTION_LIKE_DESCRIPTION,
-            severity,
-            format!("{} in the description: \"{}\"", found.kind, found.phrase),
-            url,
-            name,
-        ));
+        let evidence = format!("{} in the description: \"{}\"", found.kind, found.phrase);
+        out.push(INSTRUCTION_LIKE_DESCRIPTION.finding_on(severity, evidence, url, name));
     }
     out
 }

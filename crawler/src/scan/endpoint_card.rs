@@ -17,9 +17,10 @@ use std::time::Duration;
 use mcpcensus_store::{DiscoveredVia, DocumentKind, RequestLog};
 use url::Url;
 
-use super::discover::{empty_log, fetch_card_within, Discovery, FetchedCard, DOCUMENT_TIMEOUT};
+use super::documents::{empty_log, fetch_card_within, DOCUMENT_TIMEOUT};
 use super::site::SiteScan;
 use crate::discovery::{self as d, endpoint_server_card_url};
+use crate::discovery::{Discovery, FetchedCard};
 
 /// The endpoint card's GET ends this long before the site deadline.
 pub const DEADLINE_MARGIN: Duration = Duration::from_millis(500);

@@ -8,7 +8,7 @@ use mcpcensus_store::{DocumentKind, Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
-use super::discover::discover;
+use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::reasons;
 use super::site::SiteScan;
@@ -16,10 +16,11 @@ use crate::audit::audit_site;
 use crate::config::Probe;
 use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
+use crate::net::Exchange;
 use crate::net::Net;
 use crate::probe::run_probe;
 use crate::run::{ScanFuture, Scanner, SiteJob};
-use crate::session::{run_session, Exchange, SessionOptions, REDIRECT_REASON};
+use crate::session::{run_session, SessionOptions, REDIRECT_REASON};
 
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
@@ -126,7 +127,8 @@ impl SiteScanner {
         }
         site.record.timings.total_ms =
             u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
-        (site.record, site.transcript.unwrap_or_default())
+        let transcript = site.take_transcript();
+        (site.record, transcript)
     }
 
     /// Resolves the host and checks its addresses; the address the site's requests go to
@@ -179,7 +181,7 @@ impl SiteScanner {
             return;
         }
         let discovery_started = Instant::now();
-        let mut found = discover(site, self.settings.document_cap).await;
+        let mut found = fetch_documents(site, self.settings.document_cap).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
         if let Some(e) = &found.home_failure {
             site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
@@ -241,7 +243,7 @@ impl SiteScanner {
             .deadline
             .checked_sub(DEADLINE_MARGIN)
             .unwrap_or(site.deadline);
-        let keep = site.transcript.is_some();
+        let keep = site.keeps_transcript();
         let report = run_probe(&site.client, endpoint, deadline, keep).await;
         report.apply_to(&mut site.record, self.settings.tools_cap.get());
         site.extend_transcript(report.exchanges);
@@ -253,7 +255,7 @@ impl SiteScanner {
         let started = Instant::now();
         let opts = SessionOptions {
             tools_cap: self.settings.tools_cap,
-            keep_exchanges: site.transcript.is_some(),
+            keep_exchanges: site.keeps_transcript(),
             ..SessionOptions::default()
         };
         let report = run_session(&site.client, endpoint, &opts, site.deadline).await;

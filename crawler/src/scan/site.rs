@@ -2,16 +2,18 @@
 
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue, Method};
+use http::{HeaderName, HeaderValue};
 use mcpcensus_store::{Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
-use super::log;
-use crate::net::{FetchError, FetchHead, FetchRequest, FetchResponse, SiteClient};
+use crate::net::{Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder, SiteClient};
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
-use crate::session::Exchange;
+use crate::net::Exchange;
+
+/// The log's note on a body longer than its cap.
+const CUT_AT_CAP: &str = "body cut at the size cap";
 
 #[derive(Debug)]
 pub struct SiteScan {
@@ -22,8 +24,8 @@ pub struct SiteScan {
     /// A request ran out of time because the site deadline passed (not its own limit).
     pub hit_deadline: bool,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
-    /// `None` in a crawl.
-    pub transcript: Option<Vec<Exchange>>,
+    /// its request log moves into the record as each request ends.
+    pub recorder: Recorder,
 }
 
 impl SiteScan {
@@ -34,46 +36,48 @@ impl SiteScan {
             deadline,
             origin,
             hit_deadline: false,
-            transcript: None,
+            recorder: Recorder::new(false),
         }
     }
 
     /// Keeps every request and answer from now on (off by default: the crawl keeps only the
     /// compact request log).
     pub fn keep_transcript(&mut self) {
-        self.transcript.get_or_insert_with(Vec::new);
+        self.recorder.transcript.get_or_insert_with(Vec::new);
+    }
+
+    /// True when a transcript is kept.
+    pub fn keeps_transcript(&self) -> bool {
+        self.recorder.transcript.is_some()
+    }
+
+    /// The transcript, when one was kept.
+    pub fn take_transcript(&mut self) -> Vec<Exchange> {
+        self.recorder.transcript.take().unwrap_or_default()
     }
 
     /// Adds exchanges made elsewhere (the session's) to the transcript, when one is kept.
     pub fn extend_transcript(&mut self, exchanges: Vec<Exchange>) {
-        if let Some(transcript) = self.transcript.as_mut() {
-            transcript.extend(exchanges);
-        }
+        self.recorder.extend_transcript(exchanges);
     }
 
     /// Notes the body read after [`SiteScan::get_head`] on its transcript entry.
     pub fn note_body(&mut self, body: &[u8]) {
-        if let Some(ex) = self.transcript.as_mut().and_then(|t| t.last_mut()) {
+        if let Some(ex) = self.recorder.transcript.as_mut().and_then(|t| t.last_mut()) {
             ex.read_body(body, body.len() as u64);
         }
     }
 
-    /// Starts a transcript entry for a request about to be sent, when a transcript is kept.
-    fn exchange_for(&self, purpose: &str, req: &FetchRequest) -> Option<Exchange> {
-        self.transcript.as_ref()?;
-        Some(Exchange::request(
-            purpose,
-            req.method.as_str(),
-            req.url.as_str(),
-            &self.client.outgoing_headers(&req.headers),
-            String::new(),
-        ))
+    fn start(&self, purpose: &str, req: &FetchRequest) -> Entry {
+        let (method, url) = (req.method.as_str(), &req.url);
+        self.recorder
+            .start(&self.client, purpose, method, url, &req.headers, "")
     }
 
-    fn push_exchange(&mut self, exchange: Option<Exchange>) {
-        if let (Some(ex), Some(transcript)) = (exchange, self.transcript.as_mut()) {
-            transcript.push(ex);
-        }
+    /// Ends a request's entry: its log goes into the record at once, in order.
+    fn finish(&mut self, entry: Entry) {
+        self.recorder.finish(entry);
+        self.record.requests.append(&mut self.recorder.requests);
     }
 
     pub fn set_verdict(&mut self, outcome: Outcome, reason: impl Into<String>) {
@@ -110,32 +114,20 @@ impl SiteScan {
         timeout: Duration,
     ) -> Result<FetchHead, FetchError> {
         let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
-        let mut exchange = self.exchange_for(purpose, &req);
-        let started = Instant::now();
+        let mut entry = self.start(purpose, &req);
         let result = self.client.fetch_head(req).await;
-        let entry = match &result {
-            Ok(h) => log::head(
-                "GET",
-                url.as_str(),
-                purpose,
-                h.status,
-                &h.headers,
-                h.elapsed,
-            ),
-            Err(e) => log::failure("GET", url.as_str(), purpose, e, started.elapsed()),
-        };
-        if let Some(ex) = exchange.as_mut() {
-            match &result {
-                Ok(h) => ex.answered(h.status, &h.headers),
-                Err(e) => ex.error = Some(e.to_string()),
+        match &result {
+            Ok(h) => {
+                entry.answered(h.status, &h.headers);
+                entry.took(h.elapsed);
             }
+            Err(e) => entry.failed(e.to_string()),
         }
-        self.push_exchange(exchange);
-        self.record.requests.push(entry);
+        self.finish(entry);
         result
     }
 
-    /// A discovery GET with the seed's headers, logged in the record.
+    /// A discovery GET with the survey's headers, logged in the record.
     pub async fn get(
         &mut self,
         url: &Url,
@@ -144,34 +136,23 @@ impl SiteScan {
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
         let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
-        let mut exchange = self.exchange_for(purpose, &req);
-        let started = Instant::now();
+        let mut entry = self.start(purpose, &req);
         let result = self.client.fetch(req).await;
-        if let Some(ex) = exchange.as_mut() {
-            match &result {
-                Ok(r) => {
-                    ex.answered(r.status, &r.headers);
-                    ex.read_body(&r.body, r.body.len() as u64);
-                    ex.error = r.truncated.then(|| format!("body cut at {cap} bytes"));
+        match &result {
+            Ok(r) => {
+                entry.answered(r.status, &r.headers);
+                entry.read_body(&r.body, r.body.len() as u64);
+                entry.took(r.elapsed);
+                if r.truncated {
+                    entry.failed(CUT_AT_CAP.to_owned());
                 }
-                Err(e) => ex.error = Some(e.to_string()),
             }
+            Err(e) => entry.failed(e.to_string()),
         }
-        self.push_exchange(exchange);
         if matches!(result, Err(FetchError::Timeout { .. })) && self.remaining().is_zero() {
             self.hit_deadline = true;
         }
-        let entry = match &result {
-            Ok(r) => log::response(Method::GET.as_str(), url.as_str(), purpose, r),
-            Err(e) => log::failure(
-                Method::GET.as_str(),
-                url.as_str(),
-                purpose,
-                e,
-                started.elapsed(),
-            ),
-        };
-        self.record.requests.push(entry);
+        self.finish(entry);
         result
     }
 }

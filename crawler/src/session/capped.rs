@@ -10,22 +10,26 @@
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use http::header::{ACCEPT, ACCEPT_LANGUAGE, ALLOW, CONTENT_TYPE, LOCATION, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{Header, Outcome, RequestLog};
+use mcpcensus_store::Outcome;
 use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
 
-use super::answer::{read_answer, read_excerpt};
-use super::jsonrpc::{
+use super::report::SessionReport;
+use super::requests::{
     initialize_body, initialized_body, tools_list_body, INITIALIZE_ID, OFFERED_PROTOCOL_VERSION,
     TOOLS_LIST_ID,
 };
-use super::report::{Exchange, SessionReport};
 use super::tools::{canonical_json, read_tools};
 use super::verdict::{judge, Decision, Judged, Reply, Step};
-use crate::net::{FetchError, FetchRequest, SiteClient, TimeoutPhase};
+use crate::mcp::Body;
+use crate::mcp::{
+    challenge, read_answer, read_excerpt, rpc_headers, MCP_PROTOCOL_VERSION, MCP_SESSION_ID,
+};
+use crate::net::{
+    Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, TimeoutPhase, EXCERPT_BYTES,
+};
 
 /// Time for the whole session (seed 000: "The session has 12 s in all").
 pub const SESSION_BUDGET: Duration = Duration::from_secs(12);
@@ -36,28 +40,11 @@ pub const DEFAULT_TOOLS_CAP: NonZeroUsize = match NonZeroUsize::new(200) {
     Some(cap) => cap,
     None => NonZeroUsize::MIN,
 };
-/// Bytes of each answer kept in an [`Exchange`].
-pub const EXCERPT_BYTES: usize = 2 * 1024;
 /// Longest wait for an excerpt of an answer whose status alone decided (`--explain` only).
 const EXCERPT_WAIT: Duration = Duration::from_secs(1);
 
-/// `MCP-Session-Id` (header names are case-insensitive; 2025-03-26 wrote `Mcp-Session-Id`).
-pub const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
-/// `MCP-Protocol-Version`.
-pub const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
-
 /// The request log's error when the session's time ran out before an answer's head.
 const OUT_OF_TIME: &str = "the session's time ran out before the answer";
-/// Headers kept in each request log.
-const LOGGED_HEADERS: [HeaderName; 5] = [
-    CONTENT_TYPE,
-    MCP_SESSION_ID,
-    WWW_AUTHENTICATE,
-    LOCATION,
-    ALLOW,
-];
-/// Longest header value kept in a request log.
-const LOGGED_HEADER_MAX: usize = 1024;
 
 /// How a session runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +95,7 @@ pub async fn run_session(
         session_id: None,
         version: HeaderValue::from_static(OFFERED_PROTOCOL_VERSION),
         report: SessionReport::new(),
+        recorder: Recorder::new(opts.keep_exchanges),
     };
     if !fits(now, site_deadline, opts.budget) {
         return session.finish(Decision::too_little_time(opts.budget));
@@ -127,6 +115,7 @@ struct Session<'a> {
     /// The `MCP-Protocol-Version` to send after `initialize`.
     version: HeaderValue,
     report: SessionReport,
+    recorder: Recorder,
 }
 
 impl Session<'_> {
@@ -193,9 +182,11 @@ impl Session<'_> {
         tracing::debug!(
             outcome = decision.outcome.as_str(),
             defect = decision.defect,
-            requests = self.report.requests.len(),
+            requests = self.recorder.requests.len(),
             "mcp session done"
         );
+        self.report.requests = std::mem::take(&mut self.recorder.requests);
+        self.report.exchanges = self.recorder.transcript.take().unwrap_or_default();
         self.report.outcome = decision.outcome;
         self.report.reason = decision.reason;
         self.report.defect = decision.defect;
@@ -213,14 +204,7 @@ impl Session<'_> {
     }
 
     fn headers(&self, step: Step) -> Vec<(HeaderName, HeaderValue)> {
-        let mut headers = vec![
-            (ACCEPT_LANGUAGE, HeaderValue::from_static("en")),
-            (
-                ACCEPT,
-                HeaderValue::from_static("application/json, text/event-stream"),
-            ),
-            (CONTENT_TYPE, HeaderValue::from_static("application/json")),
-        ];
+        let mut headers = rpc_headers();
         if step != Step::Initialize {
             headers.push((MCP_PROTOCOL_VERSION, self.version.clone()));
             if let Some(id) = &self.session_id {
@@ -232,17 +216,15 @@ impl Session<'_> {
 
     async fn exchange(&mut self, step: Step, body: String) -> Reply {
         let headers = self.headers(step);
-        let mut exchange = self.opts.keep_exchanges.then(|| {
-            Exchange::request(
-                step.method(),
-                "POST",
-                self.endpoint.as_str(),
-                &self.client.outgoing_headers(&headers),
-                body.clone(),
-            )
-        });
-        let started = Instant::now();
-        let remaining = self.deadline.saturating_duration_since(started);
+        let mut entry = self.recorder.start(
+            self.client,
+            step.method(),
+            "POST",
+            self.endpoint,
+            &headers,
+            &body,
+        );
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Reply::OutOfTime; // nothing is sent without time to read its answer
         }
@@ -250,48 +232,15 @@ impl Session<'_> {
             .body_cap(ANSWER_CAP)
             .timeout(remaining);
         request.headers = headers;
-        let mut log = RequestLog {
-            method: "POST".to_owned(),
-            url: self.endpoint.to_string(),
-            purpose: step.method().to_owned(),
-            ..RequestLog::default()
+        let mut head = match self.send(request).await {
+            Ok(head) => head,
+            Err((error, reply)) => {
+                entry.failed(error);
+                return self.record(entry, reply);
+            }
         };
-
-        // The outer deadline also covers the client's politeness wait, which its own request
-        // timeout does not count.
-        let head =
-            match tokio::time::timeout_at(self.deadline, self.client.fetch_head(request)).await {
-                Ok(Ok(head)) => head,
-                Ok(Err(err)) => {
-                    let reply = match err {
-                        FetchError::Timeout {
-                            phase: TimeoutPhase::Headers | TimeoutPhase::Body,
-                            ..
-                        } => {
-                            // The request's timeout is the session's remaining time: the same
-                            // event as the outer deadline below, whichever timer fires first.
-                            log.error = Some(OUT_OF_TIME.to_owned());
-                            Reply::OutOfTime
-                        }
-                        err => {
-                            log.error = Some(err.to_string());
-                            Reply::NoAnswer(err)
-                        }
-                    };
-                    return self.record(log, exchange, started, reply);
-                }
-                Err(_) => {
-                    log.error = Some(OUT_OF_TIME.to_owned());
-                    return self.record(log, exchange, started, Reply::OutOfTime);
-                }
-            };
-        let mut head = head;
         let status = head.status;
-        log.status = Some(status.as_u16());
-        log.headers = logged_headers(&head.headers);
-        if let Some(ex) = exchange.as_mut() {
-            ex.answered(status, &head.headers);
-        }
+        entry.answered(status, &head.headers);
         let challenge = (status == StatusCode::UNAUTHORIZED)
             .then(|| challenge(&head.headers))
             .flatten();
@@ -301,88 +250,102 @@ impl Session<'_> {
         } else if challenge.is_some() {
             self.report.auth_challenge.clone_from(&challenge);
         }
-
-        let body = if step == Step::Initialized {
-            // Only the status and the headers: dropping the body releases the connection.
-            None
-        } else if decided_by_status(status) {
-            if let Some(ex) = exchange.as_mut() {
-                let wait = self.deadline.min(Instant::now() + EXCERPT_WAIT);
-                let excerpt = read_excerpt(&mut head.body, EXCERPT_BYTES, wait).await;
-                ex.body_excerpt = String::from_utf8_lossy(&excerpt).into_owned();
-                ex.body_read = true;
-            }
-            None
-        } else {
-            let id = if step == Step::Initialize {
-                INITIALIZE_ID
-            } else {
-                TOOLS_LIST_ID
-            };
-            let excerpt_cap = if exchange.is_some() { EXCERPT_BYTES } else { 0 };
-            let read = read_answer(
-                &mut head.body,
-                &head.headers,
-                id,
-                ANSWER_CAP,
-                excerpt_cap,
-                self.deadline,
-            )
-            .await;
-            log.bytes = head.body.bytes_read() as u64;
-            match read {
-                Ok(answer) => {
-                    if let Some(ex) = exchange.as_mut() {
-                        ex.body_excerpt = String::from_utf8_lossy(&answer.excerpt).into_owned();
-                        ex.body_read = true;
-                    }
-                    Some(answer.body)
-                }
-                // An error status fails on its status alone; its body only refines the reason.
-                Err(err) if !status.is_success() => {
-                    log.error = Some(err.to_string());
-                    None
-                }
-                Err(err) => {
-                    log.error = Some(err.to_string());
-                    let reply = match err {
-                        FetchError::Timeout { .. } => Reply::OutOfTime,
-                        err => Reply::Broken(err),
-                    };
-                    return self.record(log, exchange, started, reply);
-                }
-            }
-        };
-        log.bytes = head.body.bytes_read() as u64;
+        let body = self.read_body(step, &mut head, &mut entry).await;
+        entry.bytes(head.body.bytes_read() as u64);
         drop(head);
-        let reply = Reply::Answered {
-            status,
-            challenge,
-            body,
+        let reply = match body {
+            Ok(body) => Reply::Answered {
+                status,
+                challenge,
+                body,
+            },
+            Err(reply) => reply,
         };
-        self.record(log, exchange, started, reply)
+        self.record(entry, reply)
     }
 
-    fn record(
-        &mut self,
-        mut log: RequestLog,
-        exchange: Option<Exchange>,
-        started: Instant,
-        reply: Reply,
-    ) -> Reply {
-        log.ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+    /// Sends the request; without an answer's head, the log's error and the reply.
+    async fn send(&self, request: FetchRequest) -> Result<FetchHead, (String, Reply)> {
+        // The outer deadline also covers the client's politeness wait, which its own request
+        // timeout does not count.
+        match tokio::time::timeout_at(self.deadline, self.client.fetch_head(request)).await {
+            Ok(Ok(head)) => Ok(head),
+            // The request's timeout is the session's remaining time: the same event as the
+            // outer deadline, whichever timer fires first.
+            Ok(Err(FetchError::Timeout {
+                phase: TimeoutPhase::Headers | TimeoutPhase::Body,
+                ..
+            }))
+            | Err(_) => Err((OUT_OF_TIME.to_owned(), Reply::OutOfTime)),
+            Ok(Err(err)) => Err((err.to_string(), Reply::NoAnswer(err))),
+        }
+    }
+
+    /// Reads the answer's body as the step requires: `Ok(None)` when it is not read (the
+    /// notification's answer, an answer its status decides), `Err` when reading it decided.
+    async fn read_body(
+        &self,
+        step: Step,
+        head: &mut FetchHead,
+        entry: &mut Entry,
+    ) -> Result<Option<Body>, Reply> {
+        if step == Step::Initialized {
+            // Only the status and the headers: dropping the body releases the connection.
+            return Ok(None);
+        }
+        if decided_by_status(head.status) {
+            if entry.in_transcript() {
+                let wait = self.deadline.min(Instant::now() + EXCERPT_WAIT);
+                entry.excerpt(&read_excerpt(&mut head.body, EXCERPT_BYTES, wait).await);
+            }
+            return Ok(None);
+        }
+        let id = if step == Step::Initialize {
+            INITIALIZE_ID
+        } else {
+            TOOLS_LIST_ID
+        };
+        let excerpt_cap = if entry.in_transcript() {
+            EXCERPT_BYTES
+        } else {
+            0
+        };
+        let read = read_answer(
+            &mut head.body,
+            &head.headers,
+            id,
+            ANSWER_CAP,
+            excerpt_cap,
+            self.deadline,
+        )
+        .await;
+        match read {
+            Ok(answer) => {
+                entry.excerpt(&answer.excerpt);
+                Ok(Some(answer.body))
+            }
+            // An error status fails on its status alone; its body only refines the reason.
+            Err(err) if !head.status.is_success() => {
+                entry.failed(err.to_string());
+                Ok(None)
+            }
+            Err(err) => {
+                entry.failed(err.to_string());
+                Err(match err {
+                    FetchError::Timeout { .. } => Reply::OutOfTime,
+                    err => Reply::Broken(err),
+                })
+            }
+        }
+    }
+
+    fn record(&mut self, entry: Entry, reply: Reply) -> Reply {
         tracing::debug!(
-            purpose = log.purpose.as_str(),
-            status = log.status,
-            ms = log.ms,
+            purpose = entry.log.purpose.as_str(),
+            status = entry.log.status,
             "mcp session request"
         );
-        if let Some(mut ex) = exchange {
-            ex.error.clone_from(&log.error);
-            ex.body_bytes = log.bytes;
-            self.report.exchanges.push(ex);
-        }
-        self.report.requests.push(log);
+        self.recorder.finish(entry);
         reply
     }
 
@@ -406,42 +369,4 @@ fn decided_by_status(status: StatusCode) -> bool {
         || status == StatusCode::FORBIDDEN
         || status == StatusCode::TOO_MANY_REQUESTS
         || status.is_server_error()
-}
-
-/// Every `WWW-Authenticate` value joined, when there is a non-empty one.
-fn challenge(headers: &HeaderMap) -> Option<String> {
-    let values: Vec<String> = headers
-        .get_all(WWW_AUTHENTICATE)
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
-        .filter(|v| !v.is_empty())
-        .collect();
-    (!values.is_empty()).then(|| values.join(", "))
-}
-
-fn logged_headers(headers: &HeaderMap) -> Vec<Header> {
-    LOGGED_HEADERS
-        .iter()
-        .flat_map(|name| {
-            headers.get_all(name).iter().map(move |value| Header {
-                name: name.to_string(),
-                value: clip(
-                    &String::from_utf8_lossy(value.as_bytes()),
-                    LOGGED_HEADER_MAX,
-                ),
-            })
-        })
-        .collect()
-}
-
-/// At most `max` bytes of `text`, cut at a character boundary.
-fn clip(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_owned()
 }

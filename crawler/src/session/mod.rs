@@ -13,28 +13,22 @@
 //! # }
 //! ```
 
-mod answer;
 mod capped;
-mod jsonrpc;
 mod report;
-mod sse;
+mod requests;
 mod tools;
 mod verdict;
 
 #[cfg(test)]
 mod tests;
 
-pub use answer::{media_type, Body, NoAnswer};
 pub use capped::{
-    can_open, run_session, SessionOptions, ANSWER_CAP, DEFAULT_TOOLS_CAP, EXCERPT_BYTES,
-    MCP_PROTOCOL_VERSION, MCP_SESSION_ID, SESSION_BUDGET,
+    can_open, run_session, SessionOptions, ANSWER_CAP, DEFAULT_TOOLS_CAP, SESSION_BUDGET,
 };
-pub use jsonrpc::{
-    answer_in, answer_in_body, classify, initialize_body, initialized_body, tools_list_body,
-    Answer, Message, RpcError, CLIENT_NAME, CLIENT_VERSION, INITIALIZE_ID,
+pub use report::SessionReport;
+pub use requests::{
+    initialize_body, initialized_body, tools_list_body, CLIENT_NAME, CLIENT_VERSION, INITIALIZE_ID,
     OFFERED_PROTOCOL_VERSION, TOOLS_LIST_ID,
 };
-pub use report::{Exchange, SessionReport};
-pub use sse::{SseEvent, SseParser};
 pub use tools::{canonical_json, read_tools, schema_hash, ToolList, SEED_TOOL_NAMES};
 pub use verdict::{judge, Decision, Judged, Reply, Step, REDIRECT_REASON};

@@ -1,9 +1,8 @@
 //! What a session hands back: the verdict, what it learned, and what it sent and received.
 
-use http::{HeaderMap, StatusCode};
 use mcpcensus_store::{Outcome, Record, RequestLog, ToolInfo};
 
-use super::capped::EXCERPT_BYTES;
+use crate::net::Exchange;
 
 /// The result of one capped MCP session.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,87 +78,4 @@ impl SessionReport {
         record.tools.clone_from(&self.tools);
         record.requests.extend(self.requests.iter().cloned());
     }
-}
-
-/// One request and its answer in full, for `mcpcensus check --explain`: the session's POSTs
-/// and, when the scan keeps a transcript, its discovery GETs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exchange {
-    /// `initialize`, `notifications/initialized` or `tools/list`; for a discovery GET the
-    /// document it asked for (`home`, `server_card`, `mcp_path`, …).
-    pub purpose: String,
-    /// `GET` or `POST`.
-    pub method: String,
-    /// The URL requested.
-    pub url: String,
-    /// Headers sent, in order, as the client sends them (`User-Agent` and
-    /// `Accept-Encoding: identity` included; hyper adds `Host` and `Content-Length`).
-    pub headers_sent: Vec<(String, String)>,
-    /// The body sent (the JSON-RPC message; empty for a GET).
-    pub body_sent: String,
-    /// The answer's status; `None` when there was no answer.
-    pub status: Option<u16>,
-    /// The answer's headers.
-    pub headers_received: Vec<(String, String)>,
-    /// The first bytes of the answer's body as read (lossy UTF-8), at most [`EXCERPT_BYTES`].
-    pub body_excerpt: String,
-    /// False when the body was not read (the notification's answer, by the seed's rule; a
-    /// `/mcp` GET its status and headers decided).
-    pub body_read: bool,
-    /// Bytes of the body read.
-    pub body_bytes: u64,
-    /// Why there was no answer, or why reading it stopped.
-    pub error: Option<String>,
-}
-
-impl Exchange {
-    /// A request as it goes out; its answer is filled in by the other methods.
-    pub fn request(
-        purpose: &str,
-        method: &str,
-        url: &str,
-        headers_sent: &HeaderMap,
-        body_sent: String,
-    ) -> Exchange {
-        Exchange {
-            purpose: purpose.to_owned(),
-            method: method.to_owned(),
-            url: url.to_owned(),
-            headers_sent: header_pairs(headers_sent),
-            body_sent,
-            status: None,
-            headers_received: Vec::new(),
-            body_excerpt: String::new(),
-            body_read: false,
-            body_bytes: 0,
-            error: None,
-        }
-    }
-
-    /// Notes the answer's status and headers.
-    pub fn answered(&mut self, status: StatusCode, headers: &HeaderMap) {
-        self.status = Some(status.as_u16());
-        self.headers_received = header_pairs(headers);
-    }
-
-    /// Notes the body as read: `body` (its first [`EXCERPT_BYTES`] are kept) of `total` bytes.
-    pub fn read_body(&mut self, body: &[u8], total: u64) {
-        let excerpt = &body[..body.len().min(EXCERPT_BYTES)];
-        self.body_excerpt = String::from_utf8_lossy(excerpt).into_owned();
-        self.body_read = true;
-        self.body_bytes = total;
-    }
-}
-
-/// Every header as a name and a (lossy UTF-8) value, in order.
-pub fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
-        .collect()
 }

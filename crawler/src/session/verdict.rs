@@ -35,8 +35,7 @@ use http::StatusCode;
 use mcpcensus_store::Outcome;
 use serde_json::Value;
 
-use super::answer::Body;
-use super::jsonrpc::{Answer, RpcError};
+use crate::mcp::{Answer, Body, RpcError};
 use crate::net::{FetchError, TimeoutPhase};
 
 /// The reason given for any 3xx, word for word as the seed reports it.

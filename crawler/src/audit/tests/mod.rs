@@ -16,7 +16,7 @@ use url::Url;
 
 use super::{audit_site, SiteAudit};
 use crate::discovery::{media_type, parse_card, parse_catalog};
-use crate::scan::{Discovery, FetchedCard, FetchedCatalog};
+use crate::discovery::{Discovery, FetchedCard, FetchedCatalog};
 
 const ORIGIN: &str = "https://example.com";
 

@@ -162,7 +162,7 @@ fn docs_rules_md_lists_every_server_rule_as_the_code_has_it() {
             [
                 &format!("| {}", rule.id),
                 &format!("`{}`", rule.severity.as_str()),
-                rule.applies_to,
+                rule.applies_to.as_str(),
                 rule.title,
                 &format!("{} |", rule.fix),
             ]

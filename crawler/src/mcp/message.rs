@@ -1,42 +1,8 @@
-//! The three JSON-RPC messages the session sends, and how an answer is recognised.
-//!
-//! Request bodies are written out byte for byte as seed 000's curl reproduction sends them
-//! (member order included), so a site owner comparing captures sees the same bytes.
+//! JSON-RPC 2.0 messages as a server sends them: what one value is, and which one answers a
+//! request. The survey session and the deep probe both read answers through here, so an id is
+//! matched one way everywhere.
 
 use serde_json::Value;
-
-/// The protocol version offered in `initialize` (seed 000: "offering protocol version 2025-11-25").
-pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
-/// The `clientInfo.name` sent in `initialize`.
-pub const CLIENT_NAME: &str = "mcpcensus";
-/// The `clientInfo.version` sent in `initialize`: the crate's version.
-pub const CLIENT_VERSION: &str = env!("CARGO_PKG_VERSION");
-/// The id of the `initialize` request.
-pub const INITIALIZE_ID: u64 = 1;
-/// The id of the `tools/list` request.
-pub const TOOLS_LIST_ID: u64 = 2;
-
-/// `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{...}}` with our client info.
-pub fn initialize_body() -> String {
-    // serde_json escapes the two strings; the layout is fixed text so member order is the seed's.
-    let name = Value::from(CLIENT_NAME);
-    let version = Value::from(CLIENT_VERSION);
-    format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":{INITIALIZE_ID},\"method\":\"initialize\",\"params\":\
-         {{\"protocolVersion\":\"{OFFERED_PROTOCOL_VERSION}\",\"capabilities\":{{}},\
-         \"clientInfo\":{{\"name\":{name},\"version\":{version}}}}}}}"
-    )
-}
-
-/// `{"jsonrpc":"2.0","method":"notifications/initialized"}`.
-pub fn initialized_body() -> &'static str {
-    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
-}
-
-/// `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`.
-pub fn tools_list_body() -> String {
-    format!(r#"{{"jsonrpc":"2.0","id":{TOOLS_LIST_ID},"method":"tools/list","params":{{}}}}"#)
-}
 
 /// A JSON-RPC error object as the server sent it.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,9 +36,9 @@ pub enum Message {
     Other,
 }
 
-/// Classifies one JSON value. A JSON-RPC 2.0 message must say `"jsonrpc":"2.0"` (the MCP SDKs
+/// Reads one JSON value as a JSON-RPC message. A JSON-RPC 2.0 message must say `"jsonrpc":"2.0"` (the MCP SDKs
 /// validate it the same way); an error must be an object with an integer `code`.
-pub fn classify(value: &Value) -> Message {
+pub fn read_message(value: &Value) -> Message {
     let Some(obj) = value.as_object() else {
         return Message::Other;
     };
@@ -117,7 +83,7 @@ pub enum Answer {
 
 /// True when `id` is our numeric request id (ids are compared as numbers: `1` and `1.0` match,
 /// the string `"1"` does not, as JSON-RPC requires the id echoed unchanged).
-fn id_matches(id: &Value, want: u64) -> bool {
+pub fn id_matches(id: &Value, want: u64) -> bool {
     match id {
         Value::Number(n) => n.as_u64() == Some(want) || n.as_f64() == Some(want as f64),
         _ => false,
@@ -128,7 +94,7 @@ fn id_matches(id: &Value, want: u64) -> bool {
 /// id (JSON-RPC's answer when the server could not read the request's id; one POST carries one
 /// request, so such an error can only be about ours).
 pub fn answer_in(value: &Value, id: u64) -> Option<Answer> {
-    match classify(value) {
+    match read_message(value) {
         Message::Result { id: got, result } if id_matches(&got, id) => Some(Answer::Result(result)),
         Message::Error { id: got, error } if got.is_null() || id_matches(&got, id) => {
             Some(Answer::Error(error))
@@ -143,5 +109,31 @@ pub fn answer_in_body(value: &Value, id: u64) -> Option<Answer> {
     match value {
         Value::Array(items) => items.iter().find_map(|item| answer_in(item, id)),
         single => answer_in(single, id),
+    }
+}
+
+/// True when `value` is a response to `id`, or an error with a null id.
+pub fn answers(value: &Value, id: u64) -> bool {
+    answer_in(value, id).is_some()
+}
+
+/// The method of a request the server sent (a message with a method and a non-null id), such as
+/// `roots/list` or `sampling/createMessage` sent before its answer.
+pub fn server_call(value: &Value) -> Option<String> {
+    match read_message(value) {
+        Message::Call if value.get("id").is_some_and(|id| !id.is_null()) => value
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// The message answering `id` in a JSON value, whole: the value itself, or the first matching
+/// item of a batch (2025-03-26 allowed batches).
+pub fn answering_message(value: Value, id: u64) -> Option<Value> {
+    match value {
+        Value::Array(items) => items.into_iter().find(|item| answers(item, id)),
+        single => answers(&single, id).then_some(single),
     }
 }

@@ -1,4 +1,4 @@
-//! The discovery fetches of seed 000, in its order: the homepage, the card paths, the AI
+//! The discovery fetches of the survey, in its order: the homepage, the card paths, the AI
 //! catalog (with the cards and nested catalogs it lists on the site), and one plain GET of
 //! `/mcp`. Each is recorded; the parsed documents are kept for the endpoint choice and audit.
 
@@ -12,8 +12,8 @@ use url::Url;
 use super::site::SiteScan;
 use crate::discovery::{
     self as d, card_via, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type,
-    parse_card, parse_catalog, Candidate, CatalogItem, CatalogWalk, DocumentParse, FoundLink,
-    HeadVerdict, McpSignal, NoSignalReason, ParsedCard, ParsedCatalog, WalkStep,
+    parse_card, parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, FetchedCard,
+    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep,
 };
 use crate::net::FetchError;
 
@@ -23,57 +23,7 @@ pub const MCP_GET_TIMEOUT: Duration = Duration::from_secs(5);
 /// Each discovery document gets at most this long.
 pub const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A card as fetched (or given inline in a catalog).
-#[derive(Debug, Clone)]
-pub struct FetchedCard {
-    pub url: Url,
-    pub via: DiscoveredVia,
-    pub parse: DocumentParse<ParsedCard>,
-    pub headers: HeaderMap,
-}
-
-#[derive(Debug, Clone)]
-pub struct FetchedCatalog {
-    pub url: Url,
-    pub depth: u8,
-    pub parse: DocumentParse<ParsedCatalog>,
-}
-
-/// What discovery found on one site.
-#[derive(Debug, Default)]
-pub struct Discovery {
-    pub links: Vec<FoundLink>,
-    /// Cards at the card paths, in seed 000's order.
-    pub cards: Vec<FetchedCard>,
-    pub catalogs: Vec<FetchedCatalog>,
-    /// Cards the catalogs listed (fetched on the site, or inline).
-    pub catalog_cards: Vec<FetchedCard>,
-    /// `<endpoint>/server-card` (seed 002), fetched after the endpoint choice and the session
-    /// (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
-    pub endpoint_card: Option<FetchedCard>,
-    pub mcp_signal: Option<McpSignal>,
-    /// The homepage got no HTTP answer at all.
-    pub home_failure: Option<FetchError>,
-}
-
-impl Discovery {
-    /// Every endpoint candidate, for `select_endpoint` (which orders them).
-    pub fn candidates(&self, origin: &Url) -> Vec<Candidate> {
-        let mut out = Vec::new();
-        for card in self.cards.iter().chain(&self.catalog_cards) {
-            if let Some(parsed) = card.parse.parsed() {
-                out.extend(Candidate::from_card(parsed, &card.url, card.via));
-            }
-        }
-        out.extend(Candidate::from_links(&self.links));
-        if self.mcp_signal.is_some_and(McpSignal::signals) {
-            out.push(Candidate::mcp_path(origin));
-        }
-        out
-    }
-}
-
-pub async fn discover(site: &mut SiteScan, doc_cap: usize) -> Discovery {
+pub async fn fetch_documents(site: &mut SiteScan, doc_cap: usize) -> Discovery {
     let mut found = Discovery::default();
     let origin = site.origin.clone();
     let measured = d::Site::from_origin(&origin);

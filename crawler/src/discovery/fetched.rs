@@ -1,0 +1,65 @@
+//! What the scan fetched on one site, as the discovery audit and the endpoint choice read it:
+//! the documents with their URLs and parses, the links and the `/mcp` signal. Plain data (the
+//! scan fills it in), so the audit depends on discovery only.
+
+use http::HeaderMap;
+use mcpcensus_store::DiscoveredVia;
+use url::Url;
+
+use super::card::ParsedCard;
+use super::catalog::ParsedCatalog;
+use super::document::DocumentParse;
+use super::endpoint::Candidate;
+use super::links::FoundLink;
+use super::mcp_path::McpSignal;
+use crate::net::FetchError;
+
+/// A card as fetched (or given inline in a catalog).
+#[derive(Debug, Clone)]
+pub struct FetchedCard {
+    pub url: Url,
+    pub via: DiscoveredVia,
+    pub parse: DocumentParse<ParsedCard>,
+    pub headers: HeaderMap,
+}
+
+#[derive(Debug, Clone)]
+pub struct FetchedCatalog {
+    pub url: Url,
+    pub depth: u8,
+    pub parse: DocumentParse<ParsedCatalog>,
+}
+
+/// What discovery found on one site.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub links: Vec<FoundLink>,
+    /// Cards at the card paths, in seed 000's order.
+    pub cards: Vec<FetchedCard>,
+    pub catalogs: Vec<FetchedCatalog>,
+    /// Cards the catalogs listed (fetched on the site, or inline).
+    pub catalog_cards: Vec<FetchedCard>,
+    /// `<endpoint>/server-card` (seed 002), fetched after the endpoint choice and the session
+    /// (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
+    pub endpoint_card: Option<FetchedCard>,
+    pub mcp_signal: Option<McpSignal>,
+    /// The homepage got no HTTP answer at all.
+    pub home_failure: Option<FetchError>,
+}
+
+impl Discovery {
+    /// Every endpoint candidate, for `select_endpoint` (which orders them).
+    pub fn candidates(&self, origin: &Url) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for card in self.cards.iter().chain(&self.catalog_cards) {
+            if let Some(parsed) = card.parse.parsed() {
+                out.extend(Candidate::from_card(parsed, &card.url, card.via));
+            }
+        }
+        out.extend(Candidate::from_links(&self.links));
+        if self.mcp_signal.is_some_and(McpSignal::signals) {
+            out.push(Candidate::mcp_path(origin));
+        }
+        out
+    }
+}

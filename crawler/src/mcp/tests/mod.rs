@@ -1,0 +1,2 @@
+mod messages;
+mod sniff;
