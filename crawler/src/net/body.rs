@@ -5,7 +5,7 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use tokio::time::Instant;
 
-use super::fetch::{FetchError, TimeoutPhase};
+use super::fetch_error::{FetchError, TimeoutPhase};
 
 /// A response body being read. Never yields more than the cap in total; once the cap is reached
 /// or the deadline passes the underlying stream is dropped, which closes an HTTP/1.1 connection

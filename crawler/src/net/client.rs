@@ -18,7 +18,6 @@ use http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri};
 use http_body_util::Full;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use rustls::ClientConfig;
 use tokio::time::Instant;
 
 use super::body::BodyReader;
@@ -29,6 +28,7 @@ use super::guard::Guard;
 use super::options::NetOptions;
 use super::pins::Pins;
 use super::resolver::Resolver;
+use super::shared::Shared;
 use super::throttle::Throttle;
 use super::tls;
 
@@ -42,16 +42,6 @@ const DROPPED_HEADERS: [HeaderName; 7] = [
     USER_AGENT,
     HOST,
 ];
-
-/// What every site client shares.
-pub(crate) struct Shared {
-    pub(crate) opts: NetOptions,
-    pub(crate) resolver: Resolver,
-    pub(crate) guard: Guard,
-    pub(crate) throttle: Throttle,
-    pub(crate) tls: Arc<ClientConfig>,
-    user_agent: HeaderValue,
-}
 
 /// The network core: resolver, guard, throttle and TLS configuration, shared by all sites.
 /// Cheap to clone.

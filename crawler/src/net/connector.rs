@@ -1,7 +1,7 @@
 //! The connector hyper's pool calls for a new connection: pinned, guarded addresses only.
 //!
 //! For each connection it takes the host's addresses from the site's pins (resolved and
-//! guarded once per site, see [`super::client`]), re-checks each with the guard, waits for a
+//! guarded once per site, see the client), re-checks each with the guard, waits for a
 //! per-IP connection slot, connects to that exact address under the connect timeout, and does
 //! the TLS handshake under its own timeout. The slot travels inside the returned stream, so it
 //! is released when hyper drops the connection. The peer address is attached to every response
@@ -25,9 +25,9 @@ use tokio::time::Instant;
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
-use super::client::Shared;
 use super::fetch::{ConnectFailure, FetchError, TimeoutPhase};
 use super::pins::Pins;
+use super::shared::Shared;
 
 /// The peer of the connection a response came over (a response extension).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,11 +21,13 @@ mod connector;
 pub mod content;
 mod error;
 mod fetch;
+mod fetch_error;
 mod guard;
 mod options;
 mod pins;
 pub mod recorder;
 mod resolver;
+mod shared;
 mod throttle;
 mod tls;
 

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::client::Shared;
 use super::fetch::FetchError;
+use super::shared::Shared;
 
 /// Host → the addresses that passed the guard, in resolver order.
 #[derive(Debug)]

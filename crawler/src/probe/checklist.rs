@@ -3,11 +3,11 @@
 //! the Spellwarden scan is always last, so a server that is Ready shows Nothing to migrate in
 //! its place"). A stdio server has no checklist.
 
-use super::classify::{Deprecated, MigrationStatus, ProbeFacts};
+use super::facts::{Deprecated, MigrationStatus, ProbeFacts};
 
 /// One checklist step; `as_str` is the stable id kept in the record's `checklist`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Step {
+pub enum ChecklistStep {
     ServeHttps,
     MoveToStreamableHttp,
     ImplementServerDiscover,
@@ -20,45 +20,49 @@ pub enum Step {
     NothingToMigrate,
 }
 
-impl Step {
+impl ChecklistStep {
     pub fn as_str(self) -> &'static str {
         match self {
-            Step::ServeHttps => "serve_https",
-            Step::MoveToStreamableHttp => "move_to_streamable_http",
-            Step::ImplementServerDiscover => "implement_server_discover",
-            Step::DropSessions => "drop_sessions",
-            Step::DropRoots => "drop_roots",
-            Step::DropSampling => "drop_sampling",
-            Step::DropLogging => "drop_logging",
-            Step::OfferCimd => "offer_cimd",
-            Step::RerunScan => "rerun_scan",
-            Step::NothingToMigrate => "nothing_to_migrate",
+            ChecklistStep::ServeHttps => "serve_https",
+            ChecklistStep::MoveToStreamableHttp => "move_to_streamable_http",
+            ChecklistStep::ImplementServerDiscover => "implement_server_discover",
+            ChecklistStep::DropSessions => "drop_sessions",
+            ChecklistStep::DropRoots => "drop_roots",
+            ChecklistStep::DropSampling => "drop_sampling",
+            ChecklistStep::DropLogging => "drop_logging",
+            ChecklistStep::OfferCimd => "offer_cimd",
+            ChecklistStep::RerunScan => "rerun_scan",
+            ChecklistStep::NothingToMigrate => "nothing_to_migrate",
         }
     }
 
     /// What the owner of the server does.
     pub fn text(self) -> &'static str {
         match self {
-            Step::ServeHttps => "Serve the endpoint over HTTPS.",
-            Step::MoveToStreamableHttp => {
+            ChecklistStep::ServeHttps => "Serve the endpoint over HTTPS.",
+            ChecklistStep::MoveToStreamableHttp => {
                 "Move from the HTTP+SSE transport to Streamable HTTP (one endpoint, POST)."
             }
-            Step::ImplementServerDiscover => {
+            ChecklistStep::ImplementServerDiscover => {
                 "Implement server/discover and protocol version 2026-07-28, with the _meta \
                  envelope on every request instead of the initialize handshake."
             }
-            Step::DropSessions => "Stop issuing MCP-Session-Id: 2026-07-28 has no sessions.",
-            Step::DropRoots => "Stop asking clients for roots (deprecated).",
-            Step::DropSampling => "Stop sending sampling requests to clients (deprecated).",
-            Step::DropLogging => {
+            ChecklistStep::DropSessions => {
+                "Stop issuing MCP-Session-Id: 2026-07-28 has no sessions."
+            }
+            ChecklistStep::DropRoots => "Stop asking clients for roots (deprecated).",
+            ChecklistStep::DropSampling => {
+                "Stop sending sampling requests to clients (deprecated)."
+            }
+            ChecklistStep::DropLogging => {
                 "Drop the logging capability; read the per-request log level from _meta."
             }
-            Step::OfferCimd => {
+            ChecklistStep::OfferCimd => {
                 "Support Client ID Metadata Documents in the authorization server instead of \
                  dynamic client registration (deprecated)."
             }
-            Step::RerunScan => "Re-run the scan.",
-            Step::NothingToMigrate => "Nothing to migrate.",
+            ChecklistStep::RerunScan => "Re-run the scan.",
+            ChecklistStep::NothingToMigrate => "Nothing to migrate.",
         }
     }
 }
@@ -69,35 +73,38 @@ pub fn checklist(
     deprecated: &[Deprecated],
     status: Option<MigrationStatus>,
     speaks_modern: bool,
-) -> Vec<Step> {
+) -> Vec<ChecklistStep> {
     match status {
         Some(MigrationStatus::NotProbeable) => return Vec::new(),
-        Some(MigrationStatus::Ready) => return vec![Step::NothingToMigrate],
+        Some(MigrationStatus::Ready) => return vec![ChecklistStep::NothingToMigrate],
         _ => {}
     }
     let mut steps = Vec::new();
     if !facts.https {
-        steps.push(Step::ServeHttps);
+        steps.push(ChecklistStep::ServeHttps);
     }
     let has = |d: Deprecated| deprecated.contains(&d);
     if has(Deprecated::Sse) {
-        steps.push(Step::MoveToStreamableHttp);
+        steps.push(ChecklistStep::MoveToStreamableHttp);
     }
     let version_seen = facts.negotiated.is_some() || facts.discover_versions.is_some();
     if facts.https && version_seen && !speaks_modern {
-        steps.push(Step::ImplementServerDiscover);
+        steps.push(ChecklistStep::ImplementServerDiscover);
     }
     for (feature, step) in [
-        (Deprecated::Sessions, Step::DropSessions),
-        (Deprecated::Roots, Step::DropRoots),
-        (Deprecated::Sampling, Step::DropSampling),
-        (Deprecated::Logging, Step::DropLogging),
-        (Deprecated::DynamicClientRegistration, Step::OfferCimd),
+        (Deprecated::Sessions, ChecklistStep::DropSessions),
+        (Deprecated::Roots, ChecklistStep::DropRoots),
+        (Deprecated::Sampling, ChecklistStep::DropSampling),
+        (Deprecated::Logging, ChecklistStep::DropLogging),
+        (
+            Deprecated::DynamicClientRegistration,
+            ChecklistStep::OfferCimd,
+        ),
     ] {
         if has(feature) {
             steps.push(step);
         }
     }
-    steps.push(Step::RerunScan);
+    steps.push(ChecklistStep::RerunScan);
     steps
 }

@@ -10,13 +10,14 @@
 mod auth;
 mod checklist;
 mod classify;
-mod discover;
+mod facts;
 mod fingerprint;
 mod grades;
 mod paste;
 mod registry;
 mod report;
 mod rules;
+mod sequence;
 mod transport;
 
 #[cfg(test)]
@@ -26,12 +27,9 @@ pub use auth::{
     as_metadata_candidates, auth_kind, classify_auth, prm_candidates, resource_metadata_param,
     AuthFacts,
 };
-pub use checklist::{checklist, Step};
-pub use classify::{
-    classify, deprecated_features, spec_version, Classification, Deprecated, MigrationStatus,
-    ProbeFacts, ToolsRead, MODERN_VERSION,
-};
-pub use discover::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
+pub use checklist::{checklist, ChecklistStep};
+pub use classify::{classify, deprecated_features, spec_version, Classification};
+pub use facts::{Deprecated, MigrationStatus, ProbeFacts, ToolsRead, MODERN_VERSION};
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
@@ -41,4 +39,5 @@ pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, SteerLevel,
     INSTRUCTION_LIKE_DESCRIPTION, MCP_RULES, PASTED_MAX_TOOLS, UNAUTHENTICATED_TOOL_LIST,
 };
+pub use sequence::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
 pub use transport::{ProbeClient, RpcRead, Stop};

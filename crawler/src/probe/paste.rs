@@ -5,7 +5,7 @@
 use mcpcensus_store::{Finding, ToolInfo};
 use serde_json::{json, Value};
 
-use super::classify::ToolsRead;
+use super::facts::ToolsRead;
 use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
 use super::grades::{grade_tools, ToolGrades};
 use super::rules::{server_rules, ListSource, PASTED_MAX_TOOLS};

@@ -9,7 +9,7 @@ use mcpcensus_store::{Outcome, Record, Transport};
 use serde_json::Value;
 use url::Url;
 
-use super::classify::MigrationStatus;
+use super::facts::MigrationStatus;
 use crate::net::{FetchRequest, SiteClient};
 
 /// Most bytes of a registry answer read.

@@ -5,19 +5,19 @@ use std::io::{self, Write};
 
 use mcpcensus_store::Record;
 
-use super::checklist::Step;
+use super::checklist::ChecklistStep;
 
-const STEPS: [Step; 10] = [
-    Step::ServeHttps,
-    Step::MoveToStreamableHttp,
-    Step::ImplementServerDiscover,
-    Step::DropSessions,
-    Step::DropRoots,
-    Step::DropSampling,
-    Step::DropLogging,
-    Step::OfferCimd,
-    Step::RerunScan,
-    Step::NothingToMigrate,
+const STEPS: [ChecklistStep; 10] = [
+    ChecklistStep::ServeHttps,
+    ChecklistStep::MoveToStreamableHttp,
+    ChecklistStep::ImplementServerDiscover,
+    ChecklistStep::DropSessions,
+    ChecklistStep::DropRoots,
+    ChecklistStep::DropSampling,
+    ChecklistStep::DropLogging,
+    ChecklistStep::OfferCimd,
+    ChecklistStep::RerunScan,
+    ChecklistStep::NothingToMigrate,
 ];
 
 /// Writes the probe's classification of `r` (one `name: value` line each).

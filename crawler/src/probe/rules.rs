@@ -18,11 +18,9 @@
 use mcpcensus_store::Finding;
 use serde_json::Value;
 
-use super::classify::ToolsRead;
+use super::facts::ToolsRead;
+pub use super::facts::PASTED_MAX_TOOLS;
 use crate::rule::{AppliesTo, Rule, Severity};
-
-/// Most tools a pasted list may hold, and most a list may hold to be graded down.
-pub const PASTED_MAX_TOOLS: usize = 200;
 
 pub const UNAUTHENTICATED_TOOL_LIST: Rule = Rule {
     id: "SW-MCP-001",

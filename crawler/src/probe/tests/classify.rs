@@ -3,7 +3,7 @@
 use mcpcensus_store::{AuthInfo, AuthKind, Transport};
 use serde_json::json;
 
-use crate::probe::{classify, MigrationStatus, ProbeFacts, Step};
+use crate::probe::{classify, ChecklistStep, MigrationStatus, ProbeFacts};
 
 fn https() -> ProbeFacts {
     ProbeFacts {
@@ -27,7 +27,7 @@ fn a_modern_server_is_ready_with_nothing_to_migrate() {
     let c = classify(&facts);
     assert_eq!(c.spec_version.as_deref(), Some("2026-07-28"));
     assert_eq!(c.status, Some(MigrationStatus::Ready));
-    assert_eq!(c.checklist, [Step::NothingToMigrate]);
+    assert_eq!(c.checklist, [ChecklistStep::NothingToMigrate]);
 }
 
 #[test]
@@ -66,14 +66,14 @@ fn deprecated_features_keep_the_seeds_order() {
     assert_eq!(
         c.checklist,
         [
-            Step::MoveToStreamableHttp,
-            Step::ImplementServerDiscover,
-            Step::DropSessions,
-            Step::DropRoots,
-            Step::DropSampling,
-            Step::DropLogging,
-            Step::OfferCimd,
-            Step::RerunScan
+            ChecklistStep::MoveToStreamableHttp,
+            ChecklistStep::ImplementServerDiscover,
+            ChecklistStep::DropSessions,
+            ChecklistStep::DropRoots,
+            ChecklistStep::DropSampling,
+            ChecklistStep::DropLogging,
+            ChecklistStep::OfferCimd,
+            ChecklistStep::RerunScan
         ]
     );
 }
@@ -82,7 +82,10 @@ fn deprecated_features_keep_the_seeds_order() {
 fn an_http_endpoint_is_to_migrate_with_https_first() {
     let c = classify(&ProbeFacts::default());
     assert_eq!(c.status, Some(MigrationStatus::ToMigrate));
-    assert_eq!(c.checklist, [Step::ServeHttps, Step::RerunScan]);
+    assert_eq!(
+        c.checklist,
+        [ChecklistStep::ServeHttps, ChecklistStep::RerunScan]
+    );
 }
 
 #[test]
@@ -110,7 +113,7 @@ fn an_authenticated_server_with_no_version_has_no_status() {
     };
     let c = classify(&facts);
     assert_eq!(c.status, None);
-    assert_eq!(c.checklist, [Step::RerunScan]);
+    assert_eq!(c.checklist, [ChecklistStep::RerunScan]);
 }
 
 #[test]
@@ -124,6 +127,9 @@ fn a_modern_error_listing_only_old_versions_is_to_migrate() {
     assert_eq!(c.status, Some(MigrationStatus::ToMigrate));
     assert_eq!(
         c.checklist,
-        [Step::ImplementServerDiscover, Step::RerunScan]
+        [
+            ChecklistStep::ImplementServerDiscover,
+            ChecklistStep::RerunScan
+        ]
     );
 }

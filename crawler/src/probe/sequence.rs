@@ -15,7 +15,8 @@ use super::auth::{
     as_metadata_candidates, classify_auth, first_authorization_server, issuer_matches, no_auth,
     prm_candidates, AuthFacts,
 };
-use super::classify::{classify, ProbeFacts, MODERN_VERSION};
+use super::classify::classify;
+use super::facts::{ProbeFacts, MODERN_VERSION};
 use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
 use super::grades::grade_tools;
 use super::rules::{server_rules, ListSource, MCP_RULES};

@@ -1,0 +1,22 @@
+//! What every site client shares, below the client, its connector and its pins (all three
+//! read it; none of them owns it).
+
+use std::sync::Arc;
+
+use http::HeaderValue;
+use rustls::ClientConfig;
+
+use super::guard::Guard;
+use super::options::NetOptions;
+use super::resolver::Resolver;
+use super::throttle::Throttle;
+
+/// What every site client shares.
+pub(crate) struct Shared {
+    pub(crate) opts: NetOptions,
+    pub(crate) resolver: Resolver,
+    pub(crate) guard: Guard,
+    pub(crate) throttle: Throttle,
+    pub(crate) tls: Arc<ClientConfig>,
+    pub(crate) user_agent: HeaderValue,
+}

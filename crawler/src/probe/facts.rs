@@ -1,0 +1,118 @@
+//! What the deep probe saw, as plain data: the facts its requests established and the
+//! deprecated features and migration status read from them. Below the classification and the
+//! checklist, which both read it.
+
+use mcpcensus_store::{AuthInfo, Transport};
+use serde_json::Value;
+
+/// The revision a server must speak to be Ready.
+pub const MODERN_VERSION: &str = "2026-07-28";
+
+/// How much of the tool list the probe read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolsRead {
+    /// The raw tool entries, every page read, in order.
+    pub entries: Vec<Value>,
+    /// A `tools/list` was answered with a result (the first page at least).
+    pub answered: bool,
+    /// A page named a later page (`nextCursor`) the probe did not read.
+    pub pending_cursor: bool,
+    /// `tools/list` was refused with 401 or 403.
+    pub refused: bool,
+}
+
+/// Most tools a pasted list may hold, and most a list may hold to be graded down.
+pub const PASTED_MAX_TOOLS: usize = 200;
+
+impl ToolsRead {
+    /// The list was read whole: answered, no page left, at most 200 entries, each with a
+    /// string name (seed 003's conditions for grading SW-MCP-001 down).
+    pub fn whole(&self) -> bool {
+        self.answered
+            && !self.pending_cursor
+            && self.entries.len() <= PASTED_MAX_TOOLS
+            && self
+                .entries
+                .iter()
+                .all(|t| t.get("name").is_some_and(Value::is_string))
+    }
+}
+
+/// Everything the probe learned about one endpoint.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProbeFacts {
+    /// The endpoint is an https URL (an http:// one is not probed at all).
+    pub https: bool,
+    /// No endpoint, only a repository (a stdio server from a registry entry).
+    pub stdio: bool,
+    pub transport: Option<Transport>,
+    /// `supportedVersions` of a `server/discover` result.
+    pub discover_versions: Option<Vec<String>>,
+    /// The version `initialize` negotiated.
+    pub negotiated: Option<String>,
+    pub initialize_answered: bool,
+    pub session_id_issued: bool,
+    /// The server's capabilities (discover or initialize).
+    pub capabilities: Option<Value>,
+    /// Requests the server sent the probe (`roots/list`, `sampling/createMessage`, ...).
+    pub server_calls: Vec<String>,
+    pub auth: Option<AuthInfo>,
+    pub tools: ToolsRead,
+    /// Why the probe stopped early, when it did.
+    pub note: Option<String>,
+}
+
+/// A deprecated feature of seed 003's list, in its fixed order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Deprecated {
+    Sse,
+    InitializeOnly,
+    Sessions,
+    Roots,
+    Sampling,
+    Logging,
+    DynamicClientRegistration,
+}
+
+impl Deprecated {
+    pub const ALL: [Deprecated; 7] = [
+        Deprecated::Sse,
+        Deprecated::InitializeOnly,
+        Deprecated::Sessions,
+        Deprecated::Roots,
+        Deprecated::Sampling,
+        Deprecated::Logging,
+        Deprecated::DynamicClientRegistration,
+    ];
+
+    /// The text kept in `deprecated_features`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Deprecated::Sse => "sse",
+            Deprecated::InitializeOnly => "initialize_only",
+            Deprecated::Sessions => "sessions",
+            Deprecated::Roots => "roots",
+            Deprecated::Sampling => "sampling",
+            Deprecated::Logging => "logging",
+            Deprecated::DynamicClientRegistration => "dynamic_client_registration",
+        }
+    }
+}
+
+/// Ready, To migrate, Not probeable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MigrationStatus {
+    Ready,
+    ToMigrate,
+    NotProbeable,
+}
+
+impl MigrationStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MigrationStatus::Ready => "ready",
+            MigrationStatus::ToMigrate => "to_migrate",
+            MigrationStatus::NotProbeable => "not_probeable",
+        }
+    }
+}
