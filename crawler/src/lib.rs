@@ -1,4 +1,24 @@
 //! mcpcensus: measures how the web adopts the Model Context Protocol.
+//!
+//! # Layout
+//!
+//! Modules in data-path order; each imports only modules before it (`tests/layers.rs`
+//! checks it):
+//!
+//! - [`error`], [`rule`]: the crate's errors; the shape of a rule (id, severity, fix).
+//! - [`input`]: domain lists read, normalised, deduplicated and planned into sites.
+//! - [`net`]: resolver, address guard, politeness, HTTP client, content sniffing and the one
+//!   request recorder (compact log and optional transcript).
+//! - [`discovery`]: pure reading of what discovery fetched (cards, catalogs, links, `/mcp`)
+//!   and the endpoint choice.
+//! - [`mcp`]: the MCP client over HTTP (JSON-RPC messages, SSE, the answer reader).
+//! - [`session`]: the survey's capped session (three POSTs, 64 KB, 12 s) and its verdict.
+//! - [`probe`]: the deep probe's budgeted sequence, classification, server rules and grades.
+//! - [`audit`]: the discovery audit, pure over discovery's types.
+//! - [`config`]: the strict configuration file and its named defaults.
+//! - [`scan`]: one site's scan: fetches the documents, runs the session and the probe, audits.
+//! - [`run`]: a crawl: intake, workers, sinks, progress.
+//! - [`cli`]: the command line.
 
 pub mod audit;
 pub mod cli;

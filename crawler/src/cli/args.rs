@@ -82,7 +82,7 @@ pub struct ScanArgs {
     /// Opt-out list: a listed domain excludes itself and its subdomains (repeatable).
     #[arg(long = "exclude", value_name = "FILE")]
     pub exclude: Vec<PathBuf>,
-    /// survey (seed 000) or deep (seed 003 as well) [default: survey].
+    /// survey (discovery and the capped session) or deep (the deep server probe as well) [default: survey].
     #[arg(long, value_enum)]
     pub probe: Option<Probe>,
     /// No progress display.
@@ -130,7 +130,7 @@ pub struct CheckArgs {
     /// Show each request and answer.
     #[arg(long)]
     pub explain: bool,
-    /// Run the deep server probe (seed 003) as well.
+    /// Run the deep server probe as well.
     #[arg(long)]
     pub deep: bool,
     /// TARGET is a name in the MCP registry at this URL (e.g. com.example/server): check the
