@@ -68,10 +68,19 @@ impl SiteScan {
         }
     }
 
-    fn start(&self, purpose: &str, req: &FetchRequest) -> Entry {
-        let (method, url) = (req.method.as_str(), &req.url);
-        self.recorder
-            .start(&self.client, purpose, method, url, &req.headers, "")
+    /// A discovery GET within the site deadline, and its entry in the recorder.
+    fn begin(
+        &self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+    ) -> (FetchRequest, Entry) {
+        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
+        let entry = self
+            .recorder
+            .start(&self.client, purpose, "GET", url, &req.headers, "");
+        (req, entry)
     }
 
     /// Ends a request's entry: its log goes into the record at once, in order.
@@ -113,15 +122,14 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchHead, FetchError> {
-        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
-        let mut entry = self.start(purpose, &req);
+        let (req, mut entry) = self.begin(url, purpose, cap, timeout);
         let result = self.client.fetch_head(req).await;
         match &result {
-            Ok(h) => {
-                entry.answered(h.status, &h.headers);
-                entry.took(h.elapsed);
-            }
+            Ok(h) => entry.answered(h.status, &h.headers),
             Err(e) => entry.failed(e.to_string()),
+        }
+        if let Ok(h) = &result {
+            entry.took(h.elapsed);
         }
         self.finish(entry);
         result
@@ -135,8 +143,7 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
-        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
-        let mut entry = self.start(purpose, &req);
+        let (req, mut entry) = self.begin(url, purpose, cap, timeout);
         let result = self.client.fetch(req).await;
         match &result {
             Ok(r) => {

@@ -161,27 +161,33 @@ pub enum Judged {
 /// Judges one answer. `budget` only words the time-limit reason.
 pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
     let name = step.method();
-    let (status, challenge, body) = match reply {
-        Reply::NoAnswer(err) => return Judged::Decided(no_answer(step, err, budget)),
-        Reply::OutOfTime => return Judged::Decided(out_of_time(step, budget)),
-        Reply::Broken(err) => {
-            return Judged::Decided(Decision::new(
-                Outcome::NotMeasured,
-                format!(
-                    "the connection broke while {name}'s answer was being read ({}): \
-                     not measured",
-                    short_error(err)
-                ),
-                false,
-            ))
-        }
+    match reply {
+        Reply::NoAnswer(err) => Judged::Decided(no_answer(step, err, budget)),
+        Reply::OutOfTime => Judged::Decided(out_of_time(step, budget)),
+        Reply::Broken(err) => Judged::Decided(Decision::new(
+            Outcome::NotMeasured,
+            format!(
+                "the connection broke while {name}'s answer was being read ({}): not measured",
+                short_error(err)
+            ),
+            false,
+        )),
         Reply::Answered {
             status,
             challenge,
             body,
-        } => (*status, challenge, body),
-    };
-    let code = status_words(status);
+        } => judge_answer(step, *status, challenge.as_deref(), body.as_ref()),
+    }
+}
+
+/// An answer's verdict, by its status first and its body after.
+fn judge_answer(
+    step: Step,
+    status: StatusCode,
+    challenge: Option<&str>,
+    body: Option<&Body>,
+) -> Judged {
+    let name = step.method();
     let not_measured = |what: String| {
         Judged::Decided(Decision::new(
             Outcome::NotMeasured,
@@ -210,41 +216,42 @@ pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
         || status == StatusCode::TOO_MANY_REQUESTS
         || status.is_server_error()
     {
-        return not_measured(code);
+        return not_measured(status_words(status));
     }
     if status.is_success() {
         if step == Step::Initialized {
             // "Of the notification's answer only the status and the headers are read."
             return Judged::Proceed(None);
         }
-        return match body {
-            Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
-            Some(Body::Answer(Answer::Error(err))) => Judged::Decided(Decision::new(
-                Outcome::Fail,
-                format!("{name} answered a JSON-RPC error: {}", rpc_error(err)),
-                true,
-            )),
-            Some(Body::Html) => Judged::Decided(Decision::new(
-                Outcome::Fail,
-                format!("{name} answered {code} with an HTML page instead of JSON-RPC"),
-                true,
-            )),
-            Some(Body::NoAnswer(why)) => Judged::Decided(Decision::new(
-                Outcome::Fail,
-                format!(
-                    "{name} answered {code} with {}: no JSON-RPC answer",
-                    why.describe()
-                ),
-                true,
-            )),
-            None => Judged::Decided(Decision::new(
-                Outcome::Fail,
-                format!("{name} answered {code} with a body that holds no JSON-RPC answer"),
-                true,
-            )),
-        };
+        return judge_success(name, &status_words(status), body);
     }
-    // "another error status": 400, 404, 405, 406, 415, ... (and anything outside 2xx-5xx).
+    Judged::Decided(other_status(name, &status_words(status), body))
+}
+
+/// A 2xx answer to a request: its JSON-RPC result proceeds, anything else fails.
+fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
+    let fail = |reason: String| Judged::Decided(Decision::new(Outcome::Fail, reason, true));
+    match body {
+        Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
+        Some(Body::Answer(Answer::Error(err))) => fail(format!(
+            "{name} answered a JSON-RPC error: {}",
+            rpc_error(err)
+        )),
+        Some(Body::Html) => fail(format!(
+            "{name} answered {code} with an HTML page instead of JSON-RPC"
+        )),
+        Some(Body::NoAnswer(why)) => fail(format!(
+            "{name} answered {code} with {}: no JSON-RPC answer",
+            why.describe()
+        )),
+        None => fail(format!(
+            "{name} answered {code} with a body that holds no JSON-RPC answer"
+        )),
+    }
+}
+
+/// "another error status": 400, 404, 405, 406, 415, ... (and anything outside 2xx-5xx).
+fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
     let (detail, defect) = match body {
         Some(Body::Answer(Answer::Error(err))) => {
             (format!(" with a JSON-RPC error: {}", rpc_error(err)), true)
@@ -256,11 +263,11 @@ pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
         Some(Body::Html) => (" with an HTML page".to_owned(), true),
         _ => (String::new(), true),
     };
-    Judged::Decided(Decision::new(
+    Decision::new(
         Outcome::Fail,
         format!("{name} answered {code}{detail}"),
         defect,
-    ))
+    )
 }
 
 fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
