@@ -1,4 +1,4 @@
-//! The probe's requests in seed 003's order: `server/discover` with 2026-07-28; `initialize`
+//! The deep probe's requests in order: `server/discover` with 2026-07-28; `initialize`
 //! when the answer is not a recognised modern one (the spec's rule: a result with
 //! `supportedVersions`, or a 400 carrying -32020, -32021 or -32022, is modern); a GET for the
 //! legacy HTTP+SSE transport when `initialize` is refused with 400, 404 or 405; `tools/list` in
@@ -6,24 +6,17 @@
 //! protected-resource and authorization-server metadata. At most 9 requests in all.
 
 use http::{HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{Record, RequestLog, Transport};
+use mcpcensus_store::{RequestLog, Transport};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 use url::Url;
 
-use super::auth::{
-    as_metadata_candidates, classify_auth, first_authorization_server, issuer_matches, no_auth,
-    prm_candidates, AuthFacts,
-};
-use super::classify::classify;
+use super::auth::no_auth;
 use super::facts::{ProbeFacts, MODERN_VERSION};
-use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
-use super::grades::grade_tools;
-use super::rules::{server_rules, ListSource, MCP_RULES};
 use super::transport::{ProbeClient, RpcRead, Stop};
-use crate::mcp::{EventStream, Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
+use crate::mcp::{Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
 use crate::net::{Exchange, SiteClient};
-use crate::session::{initialize_body, initialized_body, read_tools, CLIENT_NAME, CLIENT_VERSION};
+use crate::session::{initialize_body, initialized_body, CLIENT_NAME, CLIENT_VERSION};
 
 /// Most requests the probe sends (seed 003: "it sends at most 9 requests").
 pub const PROBE_MAX_REQUESTS: usize = 9;
@@ -31,9 +24,9 @@ pub const PROBE_MAX_REQUESTS: usize = 9;
 pub const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 /// The modern errors that tell a 2026-07-28 server (spec notes §4).
 const MODERN_ERRORS: [i64; 3] = [-32020, -32021, -32022];
-const ID_DISCOVER: u64 = 1;
-const ID_INITIALIZE: u64 = 1;
-const ID_TOOLS_FIRST: u64 = 2;
+pub(super) const ID_DISCOVER: u64 = 1;
+pub(super) const ID_INITIALIZE: u64 = 1;
+pub(super) const ID_TOOLS_FIRST: u64 = 2;
 
 /// What the probe did and saw.
 #[derive(Debug, Default)]
@@ -49,7 +42,7 @@ pub struct ProbeReport {
 
 /// The dialect tools/list is asked in.
 #[derive(Debug, Clone)]
-enum Dialect {
+pub(super) enum Dialect {
     Modern {
         version: String,
     },
@@ -93,13 +86,13 @@ pub async fn run_probe(
     report
 }
 
-struct Probe<'a, 'c> {
-    pc: ProbeClient<'c>,
-    endpoint: &'a Url,
-    report: &'a mut ProbeReport,
+pub(super) struct Probe<'a, 'c> {
+    pub(super) pc: ProbeClient<'c>,
+    pub(super) endpoint: &'a Url,
+    pub(super) report: &'a mut ProbeReport,
 }
 
-fn modern_body(method: &str, id: u64, version: &str, cursor: Option<&str>) -> String {
+pub(super) fn modern_body(method: &str, id: u64, version: &str, cursor: Option<&str>) -> String {
     let mut params = json!({"_meta": {
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
@@ -111,7 +104,7 @@ fn modern_body(method: &str, id: u64, version: &str, cursor: Option<&str>) -> St
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
-fn legacy_tools_body(id: u64, cursor: Option<&str>) -> String {
+pub(super) fn legacy_tools_body(id: u64, cursor: Option<&str>) -> String {
     let params = match cursor {
         Some(c) => json!({"cursor": c}),
         None => json!({}),
@@ -119,18 +112,18 @@ fn legacy_tools_body(id: u64, cursor: Option<&str>) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}).to_string()
 }
 
-fn header(text: &str) -> Option<HeaderValue> {
+pub(super) fn header(text: &str) -> Option<HeaderValue> {
     HeaderValue::from_str(text).ok()
 }
 
-fn declares_tools(capabilities: Option<&Value>) -> bool {
+pub(super) fn declares_tools(capabilities: Option<&Value>) -> bool {
     capabilities
         .and_then(|c| c.get("tools"))
         .is_some_and(|t| !matches!(t, Value::Null | Value::Bool(false)))
 }
 
 impl Probe<'_, '_> {
-    fn note(&mut self, stop: &Stop) {
+    pub(super) fn note(&mut self, stop: &Stop) {
         self.report
             .facts
             .note
@@ -138,7 +131,7 @@ impl Probe<'_, '_> {
     }
 
     /// A JSON-RPC message in a JSON or event-stream body to a POST: Streamable HTTP.
-    fn saw_post_answer(&mut self, read: &RpcRead) {
+    pub(super) fn saw_post_answer(&mut self, read: &RpcRead) {
         let framed = matches!(read.framing, Framing::Json | Framing::EventStream);
         if framed && (read.answer.is_some() || read.refused()) {
             self.report.facts.transport = Some(Transport::StreamableHttp);
@@ -149,7 +142,7 @@ impl Probe<'_, '_> {
             .extend(read.server_calls.iter().cloned());
     }
 
-    fn learn_server(&mut self, info: Option<&Value>) {
+    pub(super) fn learn_server(&mut self, info: Option<&Value>) {
         let text = |key: &str| {
             info.and_then(|i| i.get(key))
                 .and_then(Value::as_str)
@@ -159,7 +152,7 @@ impl Probe<'_, '_> {
         self.report.server_version = text("version");
     }
 
-    async fn run(&mut self) {
+    pub(super) async fn run(&mut self) {
         let endpoint = self.endpoint.clone();
         let discovered = self
             .pc
@@ -196,7 +189,7 @@ impl Probe<'_, '_> {
     }
 
     /// `auth` is None when nothing refused the probe.
-    fn settle_auth(&mut self) {
+    pub(super) fn settle_auth(&mut self) {
         if self.report.facts.auth.is_none() && !self.report.facts.tools.refused {
             let answered = self.report.facts.initialize_answered
                 || self.report.facts.discover_versions.is_some();
@@ -207,7 +200,7 @@ impl Probe<'_, '_> {
     }
 
     /// Reads a modern answer to `server/discover`; the version to speak when it is one.
-    async fn modern(&mut self, read: &RpcRead) -> Option<String> {
+    pub(super) async fn modern(&mut self, read: &RpcRead) -> Option<String> {
         if let Some(result) = read.result() {
             let versions = result.get("supportedVersions")?.as_array()?;
             let versions: Vec<String> = versions
@@ -271,7 +264,7 @@ impl Probe<'_, '_> {
         Some(retry)
     }
 
-    fn accept_discover(&mut self, result: Value, versions: Vec<String>) -> String {
+    pub(super) fn accept_discover(&mut self, result: Value, versions: Vec<String>) -> String {
         let speak = if versions.iter().any(|v| v == MODERN_VERSION) {
             MODERN_VERSION.to_owned()
         } else {
@@ -288,7 +281,7 @@ impl Probe<'_, '_> {
     }
 
     /// `initialize`, then the legacy SSE transport when it is refused with 400, 404 or 405.
-    async fn legacy(&mut self) {
+    pub(super) async fn legacy(&mut self) {
         let endpoint = self.endpoint.clone();
         let read = match self
             .pc
@@ -332,7 +325,7 @@ impl Probe<'_, '_> {
         }
     }
 
-    fn accept_initialize(&mut self, result: &Value, session: bool) -> Option<String> {
+    pub(super) fn accept_initialize(&mut self, result: &Value, session: bool) -> Option<String> {
         let facts = &mut self.report.facts;
         facts.initialize_answered = true;
         facts.session_id_issued = session;
@@ -346,7 +339,7 @@ impl Probe<'_, '_> {
         negotiated
     }
 
-    async fn initialized(&mut self, dialect: &Dialect) -> Result<(), Stop> {
+    pub(super) async fn initialized(&mut self, dialect: &Dialect) -> Result<(), Stop> {
         let endpoint = self.endpoint.clone();
         let read = self
             .pc
@@ -365,7 +358,7 @@ impl Probe<'_, '_> {
     }
 
     /// `tools/list`, page after page, while the budget lasts.
-    async fn list_tools(&mut self, dialect: Dialect) {
+    pub(super) async fn list_tools(&mut self, dialect: Dialect) {
         let endpoint = self.endpoint.clone();
         let mut cursor: Option<String> = None;
         let mut id = ID_TOOLS_FIRST;
@@ -410,7 +403,7 @@ impl Probe<'_, '_> {
     }
 
     /// Keeps one page; true when it was the last (or its cursor repeats).
-    fn take_page(&mut self, result: &Value, cursor: &mut Option<String>) -> bool {
+    pub(super) fn take_page(&mut self, result: &Value, cursor: &mut Option<String>) -> bool {
         let tools = &mut self.report.facts.tools;
         tools.answered = true;
         if let Some(entries) = result.get("tools").and_then(Value::as_array) {
@@ -430,146 +423,9 @@ impl Probe<'_, '_> {
             _ => true,
         }
     }
-
-    /// The legacy HTTP+SSE transport: a GET whose first event is `endpoint`, then the session
-    /// over the POST URL it names, answers arriving on the stream.
-    async fn legacy_sse(&mut self) {
-        let endpoint = self.endpoint.clone();
-        let stream = match self.pc.open_stream(&endpoint, "sse").await {
-            Ok(Some(stream)) => stream,
-            Ok(None) => return,
-            Err(stop) => return self.note(&stop),
-        };
-        let mut stream = stream;
-        let deadline = self.pc.deadline();
-        let first = stream.next_event(deadline).await;
-        let Some(first) = first.filter(|e| e.event == "endpoint") else {
-            stream.close();
-            return;
-        };
-        self.report.facts.transport = Some(Transport::Sse);
-        let Ok(post_url) = endpoint.join(first.data.trim()) else {
-            stream.close();
-            return;
-        };
-        self.sse_session(&mut stream, &post_url).await;
-        stream.close();
-    }
-
-    async fn sse_session(&mut self, stream: &mut EventStream, post_url: &Url) {
-        let deadline = self.pc.deadline();
-        let sent = self
-            .pc
-            .post(post_url, "initialize", Vec::new(), initialize_body(), None)
-            .await;
-        match sent {
-            Ok(read) if read.refused() => return self.read_auth(read.challenge()).await,
-            Ok(_) => {}
-            Err(stop) => return self.note(&stop),
-        }
-        let (answer, calls) = stream.answer(ID_INITIALIZE, deadline).await;
-        self.report.facts.server_calls.extend(calls);
-        let Some(result) = answer.as_ref().and_then(|a| a.get("result")).cloned() else {
-            return;
-        };
-        let version = self.accept_initialize(&result, false);
-        let dialect = Dialect::Legacy {
-            version: version.as_deref().and_then(header),
-            session: None,
-        };
-        let _ = self
-            .pc
-            .post(
-                post_url,
-                "notifications/initialized",
-                dialect_headers(&dialect, "notifications/initialized"),
-                initialized_body().to_owned(),
-                None,
-            )
-            .await;
-        if !declares_tools(result.get("capabilities")) {
-            return;
-        }
-        let mut cursor: Option<String> = None;
-        let mut id = ID_TOOLS_FIRST;
-        loop {
-            let sent = self
-                .pc
-                .post(
-                    post_url,
-                    "tools/list",
-                    dialect_headers(&dialect, "tools/list"),
-                    legacy_tools_body(id, cursor.as_deref()),
-                    None,
-                )
-                .await;
-            match sent {
-                Ok(read) if read.refused() => {
-                    self.report.facts.tools.refused = true;
-                    return self.read_auth(read.challenge()).await;
-                }
-                Ok(_) => {}
-                Err(stop) => {
-                    self.report.facts.tools.pending_cursor |= cursor.is_some();
-                    return self.note(&stop);
-                }
-            }
-            let (answer, calls) = stream.answer(id, deadline).await;
-            self.report.facts.server_calls.extend(calls);
-            let Some(result) = answer.as_ref().and_then(|a| a.get("result")) else {
-                return;
-            };
-            if self.take_page(result, &mut cursor) {
-                return;
-            }
-            id += 1;
-        }
-    }
-
-    /// After a 401 or 403: the protected-resource metadata, then the authorization server's.
-    async fn read_auth(&mut self, challenge: Option<String>) {
-        let mut facts = AuthFacts {
-            challenge: challenge.clone(),
-            ..AuthFacts::default()
-        };
-        for url in prm_candidates(self.endpoint, challenge.as_deref()) {
-            match self.pc.get_json(&url, "protected_resource").await {
-                Ok((_, Some(doc))) => {
-                    facts.metadata_urls.push(url.to_string());
-                    facts.prm = Some((url.to_string(), doc));
-                    break;
-                }
-                Ok(_) => {}
-                Err(Stop::Budget | Stop::OutOfTime) => break,
-                Err(_) => {}
-            }
-        }
-        let issuer = facts
-            .prm
-            .as_ref()
-            .and_then(|(_, doc)| first_authorization_server(doc));
-        if let Some(issuer) = issuer {
-            for url in as_metadata_candidates(&issuer) {
-                match self.pc.get_json(&url, "auth_server").await {
-                    Ok((_, Some(doc))) => {
-                        facts.metadata_urls.push(url.to_string());
-                        // 2026-07-28: a document whose issuer differs is rejected.
-                        if issuer_matches(&doc, &issuer) {
-                            facts.as_metadata = Some((url.to_string(), doc));
-                            break;
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(Stop::Budget | Stop::OutOfTime) => break,
-                    Err(_) => {}
-                }
-            }
-        }
-        self.report.facts.auth = Some(classify_auth(&facts));
-    }
 }
 
-fn modern_headers(method: &str, version: &str) -> Vec<(HeaderName, HeaderValue)> {
+pub(super) fn modern_headers(method: &str, version: &str) -> Vec<(HeaderName, HeaderValue)> {
     let mut headers = Vec::new();
     if let Some(v) = header(version) {
         headers.push((MCP_PROTOCOL_VERSION, v));
@@ -580,7 +436,7 @@ fn modern_headers(method: &str, version: &str) -> Vec<(HeaderName, HeaderValue)>
     headers
 }
 
-fn dialect_headers(dialect: &Dialect, method: &str) -> Vec<(HeaderName, HeaderValue)> {
+pub(super) fn dialect_headers(dialect: &Dialect, method: &str) -> Vec<(HeaderName, HeaderValue)> {
     match dialect {
         Dialect::Modern { version } => modern_headers(method, version),
         Dialect::Legacy { version, session } => {
@@ -593,57 +449,5 @@ fn dialect_headers(dialect: &Dialect, method: &str) -> Vec<(HeaderName, HeaderVa
             }
             headers
         }
-    }
-}
-
-impl ProbeReport {
-    /// Writes the classification, the tools (fingerprinted and graded), the server rules'
-    /// findings and the requests into the record. A probe whose first request got no answer
-    /// writes no classification and no findings.
-    pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
-        record.probe = Some("deep".into());
-        record.requests.extend(self.requests.iter().cloned());
-        record
-            .findings
-            .retain(|f| !MCP_RULES.iter().any(|r| r.id == f.rule_id));
-        if self.unreachable {
-            return;
-        }
-        let facts = &self.facts;
-        // A server the survey could not open (a 2026-07-28-only one) names itself here.
-        if record.server_name.is_none() {
-            record.server_name.clone_from(&self.server_name);
-            record.server_version.clone_from(&self.server_version);
-        }
-        let c = classify(facts);
-        if facts.https {
-            record.transport = Some(c.transport);
-        }
-        record.auth.clone_from(&facts.auth);
-        record.spec_version = c.spec_version;
-        record.deprecated_features = c.deprecated.iter().map(|d| d.as_str().to_owned()).collect();
-        record.migration_status = c.status.map(|s| s.as_str().to_owned());
-        record.checklist = c.checklist.iter().map(|s| s.as_str().to_owned()).collect();
-        if facts.tools.answered {
-            let list = read_tools(&json!({"tools": facts.tools.entries}), tools_cap);
-            record.tools = list.tools;
-        }
-        let grades = facts
-            .tools
-            .answered
-            .then(|| grade_tools(&facts.tools.entries));
-        for tool in &mut record.tools {
-            tool.fingerprint = Some(tool_fingerprint(tool));
-            if let Some(g) = &grades {
-                tool.grade = g.letter_of(&tool.name).map(str::to_owned);
-            }
-        }
-        record.tool_list_fingerprint = tool_list_fingerprint(&record.tools);
-        record.grades = grades.map(|g| g.to_record());
-        record.findings.extend(server_rules(
-            &facts.tools,
-            ListSource::Probe,
-            record.endpoint.as_deref(),
-        ));
     }
 }

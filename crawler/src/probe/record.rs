@@ -1,0 +1,64 @@
+//! What the deep probe writes into a record: the classification, the tools (fingerprinted
+//! and graded), the server rules' findings and the requests.
+
+use mcpcensus_store::Record;
+use serde_json::json;
+
+use super::classify::classify;
+use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
+use super::grades::grade_tools;
+use super::rules::{server_rules, ListSource, MCP_RULES};
+use super::sequence::ProbeReport;
+use crate::session::read_tools;
+
+impl ProbeReport {
+    /// Writes the classification, the tools (fingerprinted and graded), the server rules'
+    /// findings and the requests into the record. A probe whose first request got no answer
+    /// writes no classification and no findings.
+    pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
+        record.probe = Some("deep".into());
+        record.requests.extend(self.requests.iter().cloned());
+        record
+            .findings
+            .retain(|f| !MCP_RULES.iter().any(|r| r.id == f.rule_id));
+        if self.unreachable {
+            return;
+        }
+        let facts = &self.facts;
+        // A server the survey could not open (a 2026-07-28-only one) names itself here.
+        if record.server_name.is_none() {
+            record.server_name.clone_from(&self.server_name);
+            record.server_version.clone_from(&self.server_version);
+        }
+        let c = classify(facts);
+        if facts.https {
+            record.transport = Some(c.transport);
+        }
+        record.auth.clone_from(&facts.auth);
+        record.spec_version = c.spec_version;
+        record.deprecated_features = c.deprecated.iter().map(|d| d.as_str().to_owned()).collect();
+        record.migration_status = c.status.map(|s| s.as_str().to_owned());
+        record.checklist = c.checklist.iter().map(|s| s.as_str().to_owned()).collect();
+        if facts.tools.answered {
+            let list = read_tools(&json!({"tools": facts.tools.entries}), tools_cap);
+            record.tools = list.tools;
+        }
+        let grades = facts
+            .tools
+            .answered
+            .then(|| grade_tools(&facts.tools.entries));
+        for tool in &mut record.tools {
+            tool.fingerprint = Some(tool_fingerprint(tool));
+            if let Some(g) = &grades {
+                tool.grade = g.letter_of(&tool.name).map(str::to_owned);
+            }
+        }
+        record.tool_list_fingerprint = tool_list_fingerprint(&record.tools);
+        record.grades = grades.map(|g| g.to_record());
+        record.findings.extend(server_rules(
+            &facts.tools,
+            ListSource::Probe,
+            record.endpoint.as_deref(),
+        ));
+    }
+}
