@@ -176,14 +176,11 @@ impl Aggregator {
             .filter(|(_, p)| p.sites >= min)
             .collect();
         platforms.sort_by(|a, b| b.1.sites.cmp(&a.1.sites).then_with(|| a.0.cmp(&b.0)));
-        rep.adoption.endpoints = rep.endpoints;
-        rep.adoption.endpoints_platforms_once =
-            rep.endpoints - platforms.iter().map(|(_, p)| p.sites - 1).sum::<u64>();
-        rep.adoption.passing_platforms_once = rep.adoption.passing
-            - platforms
-                .iter()
-                .map(|(_, p)| p.passing.saturating_sub(1))
-                .sum::<u64>();
+        rep.adoption = Adoption::counted(
+            rep.endpoints,
+            rep.adoption.passing,
+            platforms.iter().map(|(_, p)| (p.sites, p.passing)),
+        );
         rep.platforms = platforms
             .into_iter()
             .map(|(fingerprint, p)| Platform {

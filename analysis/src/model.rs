@@ -84,6 +84,25 @@ pub struct Adoption {
     pub passing_platforms_once: u64,
 }
 
+impl Adoption {
+    /// Adoption from the run's counts and each platform's `(sites, passing sites)`: a
+    /// platform's sites count once.
+    pub fn counted(
+        endpoints: u64,
+        passing: u64,
+        platforms: impl Iterator<Item = (u64, u64)> + Clone,
+    ) -> Adoption {
+        Adoption {
+            endpoints,
+            passing,
+            endpoints_platforms_once: endpoints
+                - platforms.clone().map(|(sites, _)| sites - 1).sum::<u64>(),
+            passing_platforms_once: passing
+                - platforms.map(|(_, p)| p.saturating_sub(1)).sum::<u64>(),
+        }
+    }
+}
+
 /// Everything one run's report says.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
