@@ -3,8 +3,9 @@
 use mcpcensus_store::clickhouse::Connection;
 
 use super::compare::comparison;
+use super::history::history;
 use super::query::all;
-use super::rows::{HistoryRow, LatestRow};
+use super::rows::LatestRow;
 use super::run::run_report;
 use super::sql;
 use crate::aggregate::ReportSettings;
@@ -12,7 +13,8 @@ use crate::error::AnalysisError;
 use crate::model::*;
 
 /// The full report from ClickHouse: `run` (default: the latest), compared with `compare_with`
-/// when given, and adoption over every run in the database.
+/// (default: the run before it), and adoption over every run in the database. The methods
+/// are left empty: run manifests are not in ClickHouse (see [`crate::attach_methods`]).
 pub async fn build_clickhouse(
     conn: &Connection,
     run: Option<&str>,
@@ -30,29 +32,22 @@ pub async fn build_clickhouse(
             }
         }
     };
-    let (run, comparison, history) = tokio::try_join!(
+    let (run, history) = tokio::try_join!(
         run_report(c, &run_id, settings),
-        async {
-            match compare_with {
-                Some(base) => comparison(c, base, &run_id).await.map(Some),
-                None => Ok(None),
-            }
-        },
-        all::<HistoryRow>(c.query(sql::HISTORY), "history"),
+        history(c, settings.platform_min_sites),
     )?;
-    let history = history
-        .into_iter()
-        .map(|h| HistoryPoint {
-            run_id: h.run_id,
-            sites_scanned: h.sites_scanned,
-            endpoints: h.endpoints,
-            passing: h.passing,
-        })
-        .collect();
+    let base = compare_with
+        .map(str::to_owned)
+        .or_else(|| crate::previous_run(&history, &run_id));
+    let comparison = match base {
+        Some(base) => Some(comparison(c, &base, &run_id).await?),
+        None => None,
+    };
     Ok(Report {
         schema_version: REPORT_SCHEMA_VERSION,
         run,
         comparison,
         history,
+        methods: Methods::default(),
     })
 }

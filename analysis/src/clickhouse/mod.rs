@@ -6,6 +6,7 @@
 
 mod build;
 mod compare;
+mod history;
 mod query;
 mod rows;
 mod run;

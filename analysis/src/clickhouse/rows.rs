@@ -105,7 +105,31 @@ pub struct TransitionRow {
 #[derive(Debug, Row, Deserialize)]
 pub struct HistoryRow {
     pub run_id: String,
+    pub sites_read: u64,
     pub sites_scanned: u64,
+    pub first_scan_ms: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct RunOutcomeRow {
+    pub run_id: String,
+    pub outcome: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct RunPlatformsRow {
+    pub run_id: String,
+    pub extra_sites: u64,
+    pub extra_passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct TldRow {
+    pub tld: String,
+    pub scanned: u64,
     pub endpoints: u64,
     pub passing: u64,
 }

@@ -13,13 +13,14 @@ use crate::error::AnalysisError;
 use crate::model::*;
 
 /// The record fields counted per value, with the filter each needs.
-const FIELDS: [(&str, &str); 6] = [
+const FIELDS: [(&str, &str); 7] = [
     ("protocol_version", "1"),
     ("transport", "1"),
     ("auth_kind", "1"),
     ("spec_version", "1"),
     ("migration_status", "1"),
     ("discovered_via", "isNotNull(endpoint)"),
+    ("discovery_source", "1"),
 ];
 
 type Counts = BTreeMap<String, u64>;
@@ -40,7 +41,7 @@ pub async fn run_report(
         top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
-    let (findings, grades, platforms) = tokio::try_join!(
+    let (findings, grades, platforms, deprecated, tlds) = tokio::try_join!(
         all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
         all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
         all::<PlatformRow>(
@@ -48,6 +49,14 @@ pub async fn run_report(
                 .bind(run_id)
                 .bind(settings.platform_min_sites),
             "platforms"
+        ),
+        all::<ValueRow>(
+            c.query(sql::DEPRECATED_FEATURES).bind(run_id),
+            "deprecated_features"
+        ),
+        all::<TldRow>(
+            c.query(sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
+            "adoption_by_tld"
         ),
     )?;
     let mut rep = RunReport {
@@ -72,6 +81,8 @@ pub async fn run_report(
             platforms.iter().map(|p| (p.sites, p.passing)),
         ),
         platforms: platforms.into_iter().map(platform).collect(),
+        deprecated_features: deprecated.into_iter().map(|v| (v.value, v.sites)).collect(),
+        adoption_by_tld: tlds.into_iter().map(tld).collect(),
         ..RunReport::default()
     };
     (
@@ -81,6 +92,7 @@ pub async fn run_report(
         rep.spec_versions,
         rep.migration_status,
         rep.endpoints_by_method,
+        rep.discovery_sources,
     ) = fields;
     Ok(rep)
 }
@@ -139,6 +151,7 @@ fn finding(f: FindingRow) -> FindingCount {
         rule_id: f.rule_id,
         severity: f.severity,
         count: f.findings,
+        title: None,
     }
 }
 
@@ -152,11 +165,20 @@ fn platform(p: PlatformRow) -> Platform {
     }
 }
 
+fn tld(t: TldRow) -> TldAdoption {
+    TldAdoption {
+        tld: t.tld,
+        scanned: t.scanned,
+        endpoints: t.endpoints,
+        passing: t.passing,
+    }
+}
+
 /// Every field of `FIELDS`, in order.
 async fn field_counts(
     c: &Client,
     run_id: &str,
-) -> Result<(Counts, Counts, Counts, Counts, Counts, Counts), AnalysisError> {
+) -> Result<(Counts, Counts, Counts, Counts, Counts, Counts, Counts), AnalysisError> {
     tokio::try_join!(
         field(c, run_id, FIELDS[0]),
         field(c, run_id, FIELDS[1]),
@@ -164,6 +186,7 @@ async fn field_counts(
         field(c, run_id, FIELDS[3]),
         field(c, run_id, FIELDS[4]),
         field(c, run_id, FIELDS[5]),
+        field(c, run_id, FIELDS[6]),
     )
 }
 

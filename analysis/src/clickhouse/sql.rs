@@ -24,6 +24,10 @@ queries! {
     COMPARE => "compare.sql",
     TRANSITIONS => "transitions.sql",
     HISTORY => "history.sql",
+    HISTORY_OUTCOMES => "history_outcomes.sql",
+    HISTORY_PLATFORMS => "history_platforms.sql",
+    DEPRECATED_FEATURES => "deprecated_features.sql",
+    ADOPTION_BY_TLD => "adoption_by_tld.sql",
     /// Analysts' questions (not run by the report).
     ANALYST_ADOPTION_BY_TLD => "analyst_adoption_by_tld.sql",
     ANALYST_TOOL_COUNT_DISTRIBUTION => "analyst_tool_count_distribution.sql",
