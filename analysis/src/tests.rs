@@ -214,7 +214,7 @@ fn history_counts_platforms_once_and_orders_the_line_by_time() {
     assert_eq!(previous_run(&report.history, "r2").as_deref(), Some("r1"));
     let html = render::html::render(&report);
     let xs: Vec<u64> = html
-        .split("class=\"point\" data-series=\"endpoints (% of sites scanned)\" ")
+        .split("class=\"point\" data-series=\"endpoints, % of sites scanned\" ")
         .skip(1)
         .map(|p| {
             let x = p.split("data-x=\"").nth(1).unwrap();

@@ -1,6 +1,7 @@
 //! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same two
 //! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`), and both reports
-//! (the latest run alone, and compared with the first) are compared as JSON values. Needs the
+//! (the latest run alone, and compared with the first) are compared as JSON values, and the
+//! HTML and Markdown pages as text (the methods read from the store's manifests). Needs the
 //! test server (`MCPCENSUS_TEST_CLICKHOUSE`, set by scripts/test.sh); without it the test
 //! prints a SKIPPED line and returns.
 
@@ -11,6 +12,24 @@ use mcpcensus_store::clickhouse::{connect, Target};
 use crate::report::{crawl_two_runs, TwoRuns};
 use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
 
+/// `mcpcensus report <source...> [extra...] --format FORMAT` as written.
+async fn report_file(
+    crawl: &WebCrawl,
+    name: &str,
+    source: &[&str],
+    extra: &[&str],
+    format: &str,
+) -> String {
+    let path = crawl.path(name);
+    let mut argv = vec!["report"];
+    argv.extend_from_slice(source);
+    argv.extend_from_slice(extra);
+    argv.extend_from_slice(&["--format", format, "-o", &path]);
+    let code = mcpcensus(&argv).await.unwrap();
+    assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
+    std::fs::read_to_string(&path).unwrap()
+}
+
 /// `mcpcensus report <source...> [extra...] --format json` as a JSON value.
 async fn report_json(
     crawl: &WebCrawl,
@@ -18,14 +37,8 @@ async fn report_json(
     source: &[&str],
     extra: &[&str],
 ) -> serde_json::Value {
-    let path = crawl.path(name);
-    let mut argv = vec!["report"];
-    argv.extend_from_slice(source);
-    argv.extend_from_slice(extra);
-    argv.extend_from_slice(&["--format", "json", "-o", &path]);
-    let code = mcpcensus(&argv).await.unwrap();
-    assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    let text = report_file(crawl, name, source, extra, "json").await;
+    serde_json::from_str(&text).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -36,6 +49,7 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
         crawl,
         out,
         first,
+        ..
     } = crawl_two_runs().await;
     let db = unique_db("report");
     let code = mcpcensus(&["load", &out, "--clickhouse", &url, "--database", &db])
@@ -66,6 +80,15 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
     assert_eq!(from_ch, from_store, "the first run");
     assert_eq!(from_store["run"]["endpoints"], 2);
     assert_eq!(from_store["run"]["tool_counts"]["servers"], 2);
+
+    // The page and the Markdown too, the methods read from the store's manifests.
+    let with_manifests: &[&str] = &["--clickhouse", &url, "--database", &db, "--from", &out];
+    for format in ["html", "markdown"] {
+        let from_store = report_file(&crawl, "store.page", embedded, &[], format).await;
+        let from_ch = report_file(&crawl, "ch.page", with_manifests, &[], format).await;
+        assert_eq!(from_ch, from_store, "the {format} page");
+        assert!(from_store.contains("Settings that change verdicts"));
+    }
 
     let conn = connect(&Target::new(&url, &db)).await.unwrap();
     let sql = format!("DROP DATABASE IF EXISTS {db}");

@@ -17,15 +17,15 @@ rect.bar{fill:#2f6ca8}\
 .swatch{display:inline-block;width:1.8em;height:.75em;margin-right:.35em;vertical-align:middle;border:1px solid #0003}\
 .table-wrap{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;font-size:.9rem;margin:.3rem 0 .8rem}\
-caption{text-align:left;font-size:.85rem;color:#555;padding-bottom:.2rem}\
+\
 th,td{padding:.25rem .65rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\
-td{overflow-wrap:anywhere}th{white-space:nowrap;background:#f4f5f8}\
+td,th{white-space:nowrap}td.long{white-space:normal;overflow-wrap:anywhere;min-width:12em}th{background:#f4f5f8}\
 .num{text-align:right;font-variant-numeric:tabular-nums}\
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}\
 th button::after{content:' \\2195';color:#889}\
 th[aria-sort=ascending] button::after{content:' \\25B2';color:#223}\
 th[aria-sort=descending] button::after{content:' \\25BC';color:#223}\
-@media (max-width:600px){body{padding:.6rem .7rem}h1{font-size:1.4rem}table{font-size:.8rem}th,td{padding:.2rem .4rem}}\
+@media (max-width:600px){body{padding:.6rem .7rem}h1{font-size:1.4rem}svg text{font-size:14px}table{font-size:.8rem}th,td{padding:.2rem .4rem}}\
 @media print{nav,th button::after{display:none}body{max-width:none;padding:0;font-size:11pt}\
 h2{break-before:auto}.block{break-inside:avoid}a{color:inherit;text-decoration:none}}";
 

@@ -6,12 +6,13 @@ use std::fmt::Write;
 
 use super::escape;
 
-const WIDTH: f64 = 640.0;
+/// Narrow enough that a phone shows the text at a readable size.
+const WIDTH: f64 = 520.0;
 const BAR: f64 = 24.0;
-const LABEL_WIDTH: f64 = 190.0;
-const VALUE_ROOM: f64 = 70.0;
+const LABEL_WIDTH: f64 = 165.0;
+const VALUE_ROOM: f64 = 60.0;
 /// Longest label drawn in full (the table and the mark's title hold the whole text).
-const LABEL_CHARS: usize = 28;
+const LABEL_CHARS: usize = 21;
 /// Colours for series and parts, told apart by dash patterns too in line charts.
 pub const PALETTE: [&str; 10] = [
     "#2f6ca8", "#d1603d", "#3a9a5b", "#8a5fb0", "#c9a227", "#4aa3b5", "#b0487a", "#6b6b6b",
@@ -45,8 +46,8 @@ fn open(id: &str, title: &str, desc: &str, height: f64) -> String {
     )
 }
 
-/// Round numbers for an axis up to `max`: 0 and four steps.
-fn ticks(max: f64) -> (f64, Vec<f64>) {
+/// Round numbers for an axis up to `max`: 0 and up to four steps; whole steps for counts.
+fn ticks(max: f64, whole: bool) -> (f64, Vec<f64>) {
     let max = if max <= 0.0 { 1.0 } else { max };
     let raw = max / 4.0;
     let mag = 10f64.powf(raw.log10().floor());
@@ -55,7 +56,11 @@ fn ticks(max: f64) -> (f64, Vec<f64>) {
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
-    let step = if max >= 4.0 { step.ceil() } else { step };
+    let step = if max >= 4.0 || whole {
+        step.ceil()
+    } else {
+        step
+    };
     let top = step * (max / step).ceil();
     let n = (top / step).round() as usize;
     (top, (0..=n).map(|i| step * i as f64).collect())
@@ -64,7 +69,7 @@ fn ticks(max: f64) -> (f64, Vec<f64>) {
 /// Horizontal bars, one per `(label, value)`, on a value axis.
 pub fn bars(id: &str, title: &str, unit: &str, rows: &[(String, f64)]) -> String {
     let max = rows.iter().map(|(_, v)| *v).fold(0.0_f64, f64::max);
-    let (top, marks) = ticks(max);
+    let (top, marks) = ticks(max, unit.is_empty());
     let room = WIDTH - LABEL_WIDTH - VALUE_ROOM;
     let plot = BAR * rows.len() as f64;
     let height = plot + 34.0;
@@ -177,7 +182,7 @@ pub fn line(
         .iter()
         .flat_map(|(_, v)| v.iter().copied())
         .fold(0.0_f64, f64::max);
-    let (top, marks) = ticks(max);
+    let (top, marks) = ticks(max, false);
     let (lo, hi) = (
         x.iter().copied().min().unwrap_or(0),
         x.iter().copied().max().unwrap_or(0),
@@ -238,7 +243,7 @@ pub fn line(
             "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{base}\" y2=\"{}\"/>",
             base + 5.0
         );
-        if cx - last_label >= 130.0 || i + 1 == x.len() && cx - last_label >= 70.0 {
+        if cx - last_label >= 120.0 {
             let anchor = if i + 1 == x.len() && x.len() > 1 {
                 "end"
             } else if i == 0 && x.len() > 1 {

@@ -70,12 +70,18 @@ fn kind(c: &Chart) -> &'static str {
     }
 }
 
+const LONG_TEXT: usize = 32;
+
 fn td(c: &Cell) -> String {
     match c.number() {
         Some(n) => format!(
             "<td class=\"num\" data-sort=\"{n}\">{}</td>",
             escape(&c.shown())
         ),
+        // Long text (origins, fingerprints) may wrap anywhere; the rest stays on one line.
+        None if c.shown().chars().count() > LONG_TEXT => {
+            format!("<td class=\"long\">{}</td>", escape(&c.shown()))
+        }
         None => format!("<td>{}</td>", escape(&c.shown())),
     }
 }
@@ -108,7 +114,7 @@ fn table(out: &mut String, t: &Table) {
     let _ = write!(
         out,
         "<div class=\"table-wrap\"><table class=\"sortable\" data-table=\"{}\" \
-         aria-labelledby=\"h-{}\"><caption>Select a column heading to sort.</caption><thead><tr>",
+         aria-labelledby=\"h-{}\"><thead><tr>",
         t.id, t.id
     );
     for (c, num) in t.columns.iter().zip(&numeric) {
@@ -155,7 +161,10 @@ pub fn render(report: &Report) -> String {
             escape(s.title)
         );
     }
-    body.push_str("</ul></nav></header>\n<main>\n");
+    body.push_str(
+        "</ul></nav><p class=\"note\">Every chart has its table below it; select a column \
+         heading to sort a table.</p></header>\n<main>\n",
+    );
     for s in &all {
         section(&mut body, s);
     }

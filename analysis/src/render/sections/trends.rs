@@ -47,7 +47,7 @@ fn adoption(history: &[HistoryPoint]) -> Table {
     let mut series = Vec::new();
     for (d, _) in DENOMINATORS {
         for (s, _) in SERIES {
-            series.push(format!("{s} (% of {d})"));
+            series.push(format!("{s}, % of {d}"));
         }
     }
     let names: Vec<&str> = SERIES.iter().map(|(s, _)| *s).collect();
