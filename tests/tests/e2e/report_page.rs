@@ -335,7 +335,7 @@ async fn report_of_three_crawls_reads_in_chromium_and_in_markdown() {
     // Screenshots to look at: a laptop and a phone.
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-page");
     std::fs::create_dir_all(&shots).unwrap();
-    for (name, size) in [("desktop.png", (1280, 4200)), ("phone.png", (390, 7000))] {
+    for (name, size) in [("desktop.png", (1280, 5600)), ("phone.png", (390, 10000))] {
         let png = shots.join(name);
         let _ = std::fs::remove_file(&png);
         screenshot(Path::new(&html_path), profile.path(), &png, size);

@@ -3,7 +3,7 @@
 
 pub const CSS: &str = "\
 :root{color-scheme:light}\
-body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;padding:1rem 1.2rem;max-width:64rem;color:#1b1b1b;background:#fff}\
+body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;padding:1rem 1.2rem;max-width:76rem;color:#1b1b1b;background:#fff}\
 h1{font-size:1.7rem;margin:.4rem 0}h2{font-size:1.35rem;border-bottom:2px solid #ccd;margin-top:2.4rem;padding-bottom:.2rem}\
 h3{font-size:1.08rem;margin:1.8rem 0 .2rem}\
 nav ul{display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;list-style:none;padding:0;margin:.4rem 0}\
@@ -19,13 +19,14 @@ rect.bar{fill:#2f6ca8}\
 table{border-collapse:collapse;font-size:.9rem;margin:.3rem 0 .8rem}\
 \
 th,td{padding:.25rem .65rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\
-td,th{white-space:nowrap}td.long{white-space:normal;overflow-wrap:anywhere;min-width:12em}th{background:#f4f5f8}\
+td,th{white-space:nowrap}td.long{white-space:normal;overflow-wrap:anywhere;min-width:12em}th{background:#f4f5f8;white-space:normal;min-width:4.5em}\
 .num{text-align:right;font-variant-numeric:tabular-nums}\
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}\
 th button::after{content:' \\2195';color:#889}\
 th[aria-sort=ascending] button::after{content:' \\25B2';color:#223}\
 th[aria-sort=descending] button::after{content:' \\25BC';color:#223}\
-@media (max-width:600px){body{padding:.6rem .7rem}h1{font-size:1.4rem}svg text{font-size:14px}table{font-size:.8rem}th,td{padding:.2rem .4rem}}\
+@media (max-width:600px){body{padding:.6rem .7rem}h1{font-size:1.4rem}svg text{font-size:17px}table{font-size:.8rem}th,td{padding:.2rem .4rem}}\
+@media (min-width:1000px){.pair{display:grid;grid-template-columns:minmax(0,540px) minmax(0,1fr);gap:1.6rem;align-items:start}.pair figure{margin-top:0}}\
 @media print{nav,th button::after{display:none}body{max-width:none;padding:0;font-size:11pt}\
 h2{break-before:auto}.block{break-inside:avoid}a{color:inherit;text-decoration:none}}";
 

@@ -12,7 +12,7 @@ const BAR: f64 = 24.0;
 const LABEL_WIDTH: f64 = 165.0;
 const VALUE_ROOM: f64 = 60.0;
 /// Longest label drawn in full (the table and the mark's title hold the whole text).
-const LABEL_CHARS: usize = 21;
+const LABEL_CHARS: usize = 17;
 /// Colours for series and parts, told apart by dash patterns too in line charts.
 pub const PALETTE: [&str; 10] = [
     "#2f6ca8", "#d1603d", "#3a9a5b", "#8a5fb0", "#c9a227", "#4aa3b5", "#b0487a", "#6b6b6b",
@@ -284,6 +284,20 @@ pub fn line(
             DASHES[i % DASHES.len()],
             path.join(" ")
         );
+        if i == 0 {
+            // The first series' values are printed by its points (the others are in the
+            // table and the points' titles).
+            for (t, v) in x.iter().zip(values) {
+                let _ = write!(
+                    svg,
+                    "<text class=\"value\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+                     aria-hidden=\"true\">{}%</text>",
+                    px(*t),
+                    py(*v) - 9.0,
+                    number(v.round())
+                );
+            }
+        }
         for ((t, v), run) in x.iter().zip(values).zip(runs) {
             let _ = write!(
                 svg,

@@ -101,6 +101,11 @@ fn table(out: &mut String, t: &Table) {
         out.push_str("<p class=\"note\">None.</p></div>\n");
         return;
     }
+    // A bar chart sits beside its table on a wide screen; lines and stacks take the width.
+    let pair = matches!(t.chart, Chart::Bars { .. });
+    if pair {
+        out.push_str("<div class=\"pair\">");
+    }
     if let Some(c) = chart(t) {
         out.push_str(&c);
     }
@@ -133,7 +138,11 @@ fn table(out: &mut String, t: &Table) {
         }
         out.push_str("</tr>");
     }
-    out.push_str("</tbody></table></div></div>\n");
+    out.push_str("</tbody></table></div>");
+    if pair {
+        out.push_str("</div>");
+    }
+    out.push_str("</div>\n");
 }
 
 fn section(out: &mut String, s: &Section) {

@@ -120,10 +120,13 @@ fn outcomes(history: &[HistoryPoint]) -> Table {
 }
 
 fn origins(id: &str, title: &str, count: u64, list: &[String]) -> Table {
-    let note = if count as usize > list.len() {
-        format!("{count} origins; the first {} listed.", list.len())
+    let plural = if count == 1 { "origin" } else { "origins" };
+    let note = if count == 0 {
+        String::new()
+    } else if count as usize > list.len() {
+        format!("{count} {plural}; the first {} listed.", list.len())
     } else {
-        format!("{count} origins.")
+        format!("{count} {plural}.")
     };
     let mut t = Table::new(id, title, &["Origin"]).note(note);
     t.rows = list.iter().map(|o| vec![Cell::text(o.as_str())]).collect();
