@@ -57,7 +57,8 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
         .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let embedded: &[&str] = &["--from", &out];
-    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db];
+    // The run manifests (the methods section) are not in ClickHouse: --from names them.
+    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db, "--from", &out];
 
     let from_store = report_json(&crawl, "store.json", embedded, &[]).await;
     let from_ch = report_json(&crawl, "ch.json", clickhouse, &[]).await;
@@ -81,14 +82,22 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
     assert_eq!(from_store["run"]["endpoints"], 2);
     assert_eq!(from_store["run"]["tool_counts"]["servers"], 2);
 
-    // The page and the Markdown too, the methods read from the store's manifests.
-    let with_manifests: &[&str] = &["--clickhouse", &url, "--database", &db, "--from", &out];
+    // The page and the Markdown too.
     for format in ["html", "markdown"] {
         let from_store = report_file(&crawl, "store.page", embedded, &[], format).await;
-        let from_ch = report_file(&crawl, "ch.page", with_manifests, &[], format).await;
+        let from_ch = report_file(&crawl, "ch.page", clickhouse, &[], format).await;
         assert_eq!(from_ch, from_store, "the {format} page");
         assert!(from_store.contains("Settings that change verdicts"));
     }
+
+    // Without the manifests the methods say so, and everything else is the same.
+    let bare: &[&str] = &["--clickhouse", &url, "--database", &db];
+    let mut from_ch = report_json(&crawl, "ch-bare.json", bare, &[]).await;
+    let mut from_store = report_json(&crawl, "store.json", embedded, &[]).await;
+    assert_eq!(from_ch["methods"]["runs"][0]["manifest"], false);
+    from_ch["methods"].take();
+    from_store["methods"].take();
+    assert_eq!(from_ch, from_store, "without manifests");
 
     let conn = connect(&Target::new(&url, &db)).await.unwrap();
     let sql = format!("DROP DATABASE IF EXISTS {db}");
