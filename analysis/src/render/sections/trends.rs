@@ -8,7 +8,10 @@ use crate::model::{Comparison, HistoryPoint, Report, Share};
 
 /// Adoption series: a name and the count it takes from a run. Each is drawn as a share of
 /// every denominator in `DENOMINATORS`.
-const SERIES: [(&str, fn(&HistoryPoint) -> u64); 4] = [
+/// A named count taken from a run.
+type Measure = (&'static str, fn(&HistoryPoint) -> u64);
+
+const SERIES: [Measure; 4] = [
     ("endpoints", |h| h.endpoints),
     ("passing", |h| h.passing),
     ("endpoints, platforms once", |h| h.endpoints_platforms_once),
@@ -16,8 +19,7 @@ const SERIES: [(&str, fn(&HistoryPoint) -> u64); 4] = [
 ];
 
 /// The populations adoption is a share of (a new population is one more entry here).
-const DENOMINATORS: [(&str, fn(&HistoryPoint) -> u64); 1] =
-    [("sites scanned", |h| h.sites_scanned)];
+const DENOMINATORS: [Measure; 1] = [("sites scanned", |h| h.sites_scanned)];
 
 pub fn section(report: &Report) -> Option<Section> {
     if report.history.len() < 2 && report.comparison.is_none() {
