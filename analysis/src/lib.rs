@@ -16,7 +16,7 @@ pub use aggregate::{scanned, server_fingerprint, tld, Aggregator, ReportSettings
 pub use clickhouse::build_clickhouse;
 pub use compare::compare;
 pub use error::AnalysisError;
-pub use history::history_point;
+pub use history::{history_point, HistoryAcc};
 pub use methods::{attach_methods, attach_titles, run_methods, OUTCOME_MAPPING, VERDICT_SETTINGS};
 pub use model::*;
 

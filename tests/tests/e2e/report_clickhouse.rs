@@ -1,4 +1,4 @@
-//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same two
+//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same three
 //! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`), and both reports
 //! (the latest run alone, and compared with the first) are compared as JSON values, and the
 //! HTML and Markdown pages as text (the methods read from the store's manifests). Needs the
@@ -44,13 +44,16 @@ async fn report_json(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison() {
     let Some(url) = test_server_url() else { return };
+    let runs = crawl_two_runs().await;
+    // A third, deep crawl: the deep probe's fields are counted by both back ends too.
+    runs.crawl_again(&["--probe", "deep"]).await;
     let TwoRuns {
         web,
         crawl,
         out,
         first,
         ..
-    } = crawl_two_runs().await;
+    } = runs;
     let db = unique_db("report");
     let code = mcpcensus(&["load", &out, "--clickhouse", &url, "--database", &db])
         .await
@@ -65,7 +68,8 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
     assert_eq!(from_ch, from_store, "the latest run");
     // The comparison says something, so equal reports are not equal by being empty.
     assert_eq!(from_store["run"]["sites_read"], 4);
-    assert_eq!(from_store["history"].as_array().unwrap().len(), 2);
+    assert_eq!(from_store["history"].as_array().unwrap().len(), 3);
+    assert_eq!(from_store["run"]["transports"]["streamable_http"], 1);
 
     let compare: &[&str] = &["--compare", &first];
     let from_store = report_json(&crawl, "store-cmp.json", embedded, compare).await;
