@@ -124,6 +124,23 @@ fn check_charts(figures: &[Value], json: &Value) {
         assert_eq!(run["top_tool_names"][i]["name"], name.as_str());
         assert_eq!(run["top_tool_names"][i]["count"].as_f64(), Some(*count));
     }
+    // Findings: one bar per rule and severity.
+    let findings = bar_values(figure(figures, "findings"));
+    let expected: Vec<(String, f64)> = run["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let label = format!(
+                "{} {}",
+                f["rule_id"].as_str().unwrap(),
+                f["severity"].as_str().unwrap()
+            );
+            (label, f["count"].as_f64().unwrap())
+        })
+        .collect();
+    assert_eq!(findings, expected);
+    assert!(run["findings"][0]["title"].is_string(), "{run}");
     // Fields only a deep run fills are charted because this run was one.
     for (id, field) in [
         ("transports", "transports"),

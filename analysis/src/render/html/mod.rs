@@ -33,11 +33,14 @@ fn chart(t: &Table) -> Option<String> {
     let id = format!("c-{}", t.id);
     let (svg, legend) = match &t.chart {
         Chart::None => return None,
-        Chart::Bars { value, unit } => {
+        Chart::Bars { label, value, unit } => {
             let rows: Vec<(String, f64)> = t
                 .rows
                 .iter()
-                .map(|r| (r[0].shown(), r[*value].number().unwrap_or(0.0)))
+                .map(|r| {
+                    let name: Vec<String> = label.iter().map(|i| r[*i].shown()).collect();
+                    (name.join(" "), r[*value].number().unwrap_or(0.0))
+                })
                 .collect();
             let title = format!("{}: {} by {}", t.title, t.columns[*value], t.columns[0]);
             (charts::bars(&id, &title, unit, &rows), String::new())

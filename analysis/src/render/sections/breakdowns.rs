@@ -166,7 +166,8 @@ fn findings(r: &RunReport) -> Table {
         "Findings by rule",
         &["Rule", "Title", "Severity", "Findings"],
     )
-    .bars(3, "");
+    .bars(3, "")
+    .labelled_by(&[0, 2]);
     t.rows = r
         .findings
         .iter()

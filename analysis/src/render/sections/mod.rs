@@ -46,8 +46,10 @@ impl Cell {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chart {
     None,
-    /// One horizontal bar per row: the label from column 0, the value from column `value`.
+    /// One horizontal bar per row: the label from the `label` columns (joined by spaces),
+    /// the value from column `value`.
     Bars {
+        label: Vec<usize>,
         value: usize,
         unit: &'static str,
     },
@@ -94,7 +96,19 @@ impl Table {
     }
 
     pub fn bars(mut self, value: usize, unit: &'static str) -> Table {
-        self.chart = Chart::Bars { value, unit };
+        self.chart = Chart::Bars {
+            label: vec![0],
+            value,
+            unit,
+        };
+        self
+    }
+
+    /// Bars labelled by several columns (when the first alone repeats).
+    pub fn labelled_by(mut self, columns: &[usize]) -> Table {
+        if let Chart::Bars { label, .. } = &mut self.chart {
+            *label = columns.to_vec();
+        }
         self
     }
 
