@@ -1,6 +1,7 @@
 //! Breakdowns of the reported run, each a table drawn as a chart. Fields only the deep probe
 //! fills (transports, authentication, spec versions, migration, deprecated features) are shown
-//! when some site has them.
+//! when some site has them. A new per-site count (say, sites measured at another origin than
+//! the one listed) is a `RunReport` field and one more `Table::counts` here.
 
 use super::{Cell, Section, Table};
 use crate::methods::OUTCOME_MAPPING;
