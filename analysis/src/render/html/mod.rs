@@ -174,7 +174,7 @@ pub fn render(report: &Report) -> String {
         );
     }
     body.push_str(
-        "</ul></nav><p class=\"note\">Every chart has its table below it; select a column \
+        "</ul></nav><p class=\"note\">Every chart comes with its table; select a column \
          heading to sort a table.</p></header>\n<main>\n",
     );
     for s in &all {

@@ -46,18 +46,25 @@ pub fn section(report: &Report) -> Option<Section> {
 
 fn adoption(history: &[HistoryPoint]) -> Table {
     let mut columns = vec!["Run", "First scan", "Sites scanned"];
-    let mut series = Vec::new();
+    // Series are named with their population; table headings only need it when there are
+    // several (the note names the one there is).
+    let (mut series, mut headings) = (Vec::new(), Vec::new());
     for (d, _) in DENOMINATORS {
         for (s, _) in SERIES {
             series.push(format!("{s}, % of {d}"));
+            headings.push(if DENOMINATORS.len() == 1 {
+                format!("{s} %")
+            } else {
+                format!("{s}, % of {d}")
+            });
         }
     }
     let names: Vec<&str> = SERIES.iter().map(|(s, _)| *s).collect();
     columns.extend(&names);
-    columns.extend(series.iter().map(String::as_str));
+    columns.extend(headings.iter().map(String::as_str));
     let mut t = Table::new("trend-adoption", "Adoption over runs", &columns).note(
         "Sites with an MCP endpoint and passing sites, with every platform site counted and \
-         with each platform counted once, as a share of the sites scanned.",
+         with each platform counted once; the percentages are of the sites scanned.",
     );
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); series.len()];
     let (mut x, mut labels) = (Vec::new(), Vec::new());
