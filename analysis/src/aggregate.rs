@@ -50,6 +50,18 @@ pub struct Aggregator {
     domains: HashMap<String, u64>,
     ips: HashMap<String, u64>,
     platforms: HashMap<String, PlatformAcc>,
+    /// Scanned sites, endpoints and passing sites per top-level domain.
+    tlds: HashMap<String, (u64, u64, u64)>,
+}
+
+/// Endpoint records that join a platform: a server name or a tool list to fingerprint.
+pub fn is_platform_candidate(r: &Record) -> bool {
+    r.server_name.is_some() || !r.tool_names.is_empty()
+}
+
+/// The top-level domain a host is counted under: its last label.
+pub fn tld(host: &str) -> &str {
+    host.rsplit('.').next().unwrap_or(host)
 }
 
 fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
@@ -88,8 +100,19 @@ impl Aggregator {
                 }
             }
         }
-        if r.discovery_source.is_some() {
+        if let Some(source) = &r.discovery_source {
             rep.sites_with_discovery_document += 1;
+            bump(&mut rep.discovery_sources, source);
+        }
+        for feature in &r.deprecated_features {
+            bump(&mut rep.deprecated_features, feature);
+        }
+        let pass = r.outcome == Outcome::Pass;
+        if let Some(host) = &r.host {
+            let t = self.tlds.entry(tld(host).to_owned()).or_default();
+            t.0 += 1;
+            t.1 += u64::from(r.endpoint.is_some());
+            t.2 += u64::from(r.endpoint.is_some() && pass);
         }
         for (map, value) in [
             (&mut rep.protocol_versions, r.protocol_version.as_deref()),
@@ -126,7 +149,6 @@ impl Aggregator {
             return;
         }
         rep.endpoints += 1;
-        let pass = r.outcome == Outcome::Pass;
         rep.adoption.passing += u64::from(pass);
         if let Some(via) = r.discovered_via {
             bump(&mut rep.endpoints_by_method, via.as_str());
@@ -137,7 +159,7 @@ impl Aggregator {
         if let Some(ip) = r.addresses.first() {
             *self.ips.entry(ip.clone()).or_default() += 1;
         }
-        if r.server_name.is_some() || !r.tool_names.is_empty() {
+        if is_platform_candidate(r) {
             let acc = self.platforms.entry(server_fingerprint(r)).or_default();
             acc.server_name.clone_from(&r.server_name);
             acc.server_version.clone_from(&r.server_version);
@@ -167,6 +189,7 @@ impl Aggregator {
                 rule_id,
                 severity,
                 count,
+                title: None,
             })
             .collect();
         let min = self.settings.platform_min_sites;
@@ -176,14 +199,12 @@ impl Aggregator {
             .filter(|(_, p)| p.sites >= min)
             .collect();
         platforms.sort_by(|a, b| b.1.sites.cmp(&a.1.sites).then_with(|| a.0.cmp(&b.0)));
-        rep.adoption.endpoints = rep.endpoints;
-        rep.adoption.endpoints_platforms_once =
-            rep.endpoints - platforms.iter().map(|(_, p)| p.sites - 1).sum::<u64>();
-        rep.adoption.passing_platforms_once = rep.adoption.passing
-            - platforms
-                .iter()
-                .map(|(_, p)| p.passing.saturating_sub(1))
-                .sum::<u64>();
+        rep.adoption = Adoption::counted(
+            rep.endpoints,
+            rep.adoption.passing,
+            platforms.iter().map(|(_, p)| (p.sites, p.passing)),
+        );
+        rep.adoption_by_tld = top_tlds(self.tlds, n);
         rep.platforms = platforms
             .into_iter()
             .map(|(fingerprint, p)| Platform {
@@ -239,6 +260,26 @@ fn top(map: HashMap<String, u64>, n: usize) -> Vec<Ranked> {
         .map(|(name, count)| Ranked { name, count })
         .collect();
     v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    v.truncate(n);
+    v
+}
+
+/// The `n` top-level domains with the most endpoints, then the most scanned sites, then by name.
+fn top_tlds(map: HashMap<String, (u64, u64, u64)>, n: usize) -> Vec<TldAdoption> {
+    let mut v: Vec<TldAdoption> = map
+        .into_iter()
+        .map(|(tld, (scanned, endpoints, passing))| TldAdoption {
+            tld,
+            scanned,
+            endpoints,
+            passing,
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        (b.endpoints, b.scanned)
+            .cmp(&(a.endpoints, a.scanned))
+            .then_with(|| a.tld.cmp(&b.tld))
+    });
     v.truncate(n);
     v
 }

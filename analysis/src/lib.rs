@@ -5,18 +5,22 @@ mod aggregate;
 pub mod clickhouse;
 mod compare;
 mod error;
+mod history;
+mod methods;
 pub mod model;
 pub mod render;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{scanned, server_fingerprint, Aggregator, ReportSettings};
+pub use aggregate::{scanned, server_fingerprint, tld, Aggregator, ReportSettings};
 pub use clickhouse::build_clickhouse;
 pub use compare::compare;
 pub use error::AnalysisError;
+pub use history::{history_point, HistoryAcc};
+pub use methods::{attach_methods, attach_titles, run_methods, OUTCOME_MAPPING, VERDICT_SETTINGS};
 pub use model::*;
 
-use mcpcensus_store::{Outcome, Record, Store};
+use mcpcensus_store::{Record, RunManifest, Store};
 
 /// The report of one run from its records.
 pub fn run_report<E>(
@@ -31,8 +35,16 @@ pub fn run_report<E>(
     Ok(agg.finish())
 }
 
+/// The run a report compares with when none is named: the one before `run_id` in the
+/// history (oldest first), if any.
+pub fn previous_run(history: &[HistoryPoint], run_id: &str) -> Option<String> {
+    let at = history.iter().position(|h| h.run_id == run_id)?;
+    at.checked_sub(1).map(|i| history[i].run_id.clone())
+}
+
 /// The full report from an embedded store: `run` (default: the latest), compared with
-/// `compare_with` when given, and adoption over every run in the store.
+/// `compare_with` (default: the run before it), adoption over every crawl run in the store,
+/// and how each was taken (its manifest).
 pub fn build(
     store: &Store,
     run: Option<&str>,
@@ -44,41 +56,35 @@ pub fn build(
         None => store.latest_run()?.ok_or(AnalysisError::NoRun)?.run_id,
     };
     let run = run_report(&run_id, store.read_run(&run_id)?, settings)?;
-    let comparison = match compare_with {
+    let manifests: Vec<RunManifest> = store.runs()?.into_iter().filter(|m| !m.dry_run).collect();
+    let mut history = Vec::with_capacity(manifests.len());
+    for m in &manifests {
+        let records = store.read_run(&m.run_id)?;
+        history.push(history_point(
+            &m.run_id,
+            records,
+            settings.platform_min_sites,
+        )?);
+    }
+    let base = compare_with
+        .map(str::to_owned)
+        .or_else(|| previous_run(&history, &run_id));
+    let comparison = match base {
         Some(base) => Some(compare(
-            base,
-            store.read_run(base)?,
+            &base,
+            store.read_run(&base)?,
             &run_id,
             store.read_run(&run_id)?,
         )?),
         None => None,
     };
-    let mut history = Vec::new();
-    for m in store.runs()? {
-        if m.dry_run {
-            continue;
-        }
-        let count = |k: &str| m.counts.get(k).copied().unwrap_or(0);
-        let unscanned: u64 = [
-            Outcome::InvalidInput,
-            Outcome::Excluded,
-            Outcome::Planned,
-            Outcome::NotStarted,
-        ]
-        .iter()
-        .map(|o| count(&format!("outcome.{}", o.as_str())))
-        .sum();
-        history.push(HistoryPoint {
-            run_id: m.run_id.clone(),
-            sites_scanned: count("records_written").saturating_sub(unscanned),
-            endpoints: count("endpoints"),
-            passing: count("outcome.pass"),
-        });
-    }
-    Ok(Report {
+    let mut report = Report {
         schema_version: REPORT_SCHEMA_VERSION,
         run,
         comparison,
         history,
-    })
+        methods: Methods::default(),
+    };
+    attach_methods(&mut report, &manifests);
+    Ok(report)
 }

@@ -61,6 +61,18 @@ pub struct FindingCount {
     pub rule_id: String,
     pub severity: String,
     pub count: u64,
+    /// The rule's title (docs/rules.md), filled in from the rule catalog by the caller.
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// Adoption among the scanned sites of one top-level domain (the host's last label).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TldAdoption {
+    pub tld: String,
+    pub scanned: u64,
+    pub endpoints: u64,
+    pub passing: u64,
 }
 
 /// One server fingerprint (name, version, tool list) seen on many sites: a platform such as
@@ -84,6 +96,27 @@ pub struct Adoption {
     pub passing_platforms_once: u64,
 }
 
+impl Adoption {
+    /// Adoption from the run's counts and each platform's `(sites, passing sites)`: a
+    /// platform's sites count once.
+    pub fn counted(
+        endpoints: u64,
+        passing: u64,
+        platforms: impl IntoIterator<Item = (u64, u64)>,
+    ) -> Adoption {
+        let (extra_sites, extra_passing) =
+            platforms.into_iter().fold((0, 0), |(s, p), (sites, pass)| {
+                (s + sites - 1, p + pass.saturating_sub(1))
+            });
+        Adoption {
+            endpoints,
+            passing,
+            endpoints_platforms_once: endpoints - extra_sites,
+            passing_platforms_once: passing - extra_passing,
+        }
+    }
+}
+
 /// Everything one run's report says.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -101,6 +134,8 @@ pub struct RunReport {
     pub endpoints: u64,
     /// Endpoints by discovery method.
     pub endpoints_by_method: BTreeMap<String, u64>,
+    /// Scanned sites by the discovery document that first named an MCP server.
+    pub discovery_sources: BTreeMap<String, u64>,
     /// Outcome shares of the records.
     pub outcomes: BTreeMap<String, Share>,
     pub defects: u64,
@@ -109,6 +144,8 @@ pub struct RunReport {
     pub auth_kinds: BTreeMap<String, u64>,
     pub spec_versions: BTreeMap<String, u64>,
     pub migration_status: BTreeMap<String, u64>,
+    /// Sites using each deprecated feature (deep probe).
+    pub deprecated_features: BTreeMap<String, u64>,
     pub tool_counts: ToolCounts,
     pub top_tool_names: Vec<Ranked>,
     pub findings: Vec<FindingCount>,
@@ -118,6 +155,8 @@ pub struct RunReport {
     pub top_ips: Vec<Ranked>,
     pub platforms: Vec<Platform>,
     pub adoption: Adoption,
+    /// The top-level domains with the most endpoints (ties: more scanned sites, then name).
+    pub adoption_by_tld: Vec<TldAdoption>,
 }
 
 /// A site whose verdict changed between two runs.
@@ -157,16 +196,73 @@ pub struct Report {
     pub comparison: Option<Comparison>,
     /// Adoption per run, oldest first.
     pub history: Vec<HistoryPoint>,
+    /// How each run in `history` was taken, from its manifest.
+    pub methods: Methods,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One run's adoption, counted from its records. Denominators the trend shows are fields
+/// here (today `sites_scanned`); a new population is one more field and one more series.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HistoryPoint {
     pub run_id: String,
+    /// The earliest scan of the run: the trend's time axis (ms since the epoch, and RFC 3339).
+    pub first_scan_ms: Option<u64>,
+    pub first_scan_at: Option<String>,
+    pub sites_read: u64,
     pub sites_scanned: u64,
     pub endpoints: u64,
     pub passing: u64,
+    pub endpoints_platforms_once: u64,
+    pub passing_platforms_once: u64,
+    /// Records per outcome.
+    pub outcomes: BTreeMap<String, u64>,
 }
 
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+/// How the data was taken: one entry per run in the history, read from its manifest, and
+/// how the outcomes map to the measurement's five.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Methods {
+    pub runs: Vec<RunMethods>,
+    pub outcome_mapping: Vec<OutcomeMapping>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunMethods {
+    pub run_id: String,
+    /// False when no manifest was at hand (a ClickHouse report without `--from`).
+    pub manifest: bool,
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    pub status: Option<String>,
+    pub mcpcensus_version: Option<String>,
+    /// The settings that change verdicts, as the run's effective config held them.
+    pub settings: Vec<Setting>,
+    pub lines_read: Option<u64>,
+    /// Input files with size and checksum, when the manifest records them.
+    pub inputs: Vec<InputFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    pub name: String,
+    /// `None`: not recorded in the manifest.
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFile {
+    pub path: String,
+    pub bytes: Option<u64>,
+    pub sha256: Option<String>,
+}
+
+/// A record outcome and the measurement outcome it stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeMapping {
+    pub outcome: String,
+    pub measured_as: String,
+}
+
+pub const REPORT_SCHEMA_VERSION: u32 = 2;
 /// Origins listed per comparison list (the counts stay exact).
 pub const LIST_CAP: usize = 1000;

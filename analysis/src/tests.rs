@@ -158,20 +158,89 @@ fn html_is_self_contained_with_one_bar_per_value() {
         server(1, &["a"], "s<script>"),
         site(2, Outcome::OutOfScope),
     ]);
-    let report = Report {
-        schema_version: 1,
+    let mut report = Report {
+        schema_version: REPORT_SCHEMA_VERSION,
         run: r,
-        comparison: None,
-        history: Vec::new(),
+        ..Report::default()
     };
+    attach_methods(&mut report, &[]);
     let html = render::html::render(&report);
     assert!(html.starts_with("<!doctype html>"));
-    assert!(!html.contains("<script"), "site text must be escaped");
+    assert!(!html.contains("s<script>"), "site text must be escaped");
+    assert_eq!(
+        html.matches("<script").count(),
+        1,
+        "only the sorting script"
+    );
+    assert!(
+        !html.contains("http://") || !html.contains("src="),
+        "no network"
+    );
     let bars = html
         .matches("<rect class=\"bar\" data-label=\"pass\" data-value=\"50\"")
         .count();
     assert_eq!(bars, 1, "{html}");
-    assert!(html.contains("data-label=\"1 tools\" data-value=\"1\""));
+    assert!(html.contains("data-label=\"1\" data-value=\"1\""));
     let json: serde_json::Value = serde_json::from_str(&render::json(&report)).unwrap();
     assert_eq!(json["run"]["outcomes"]["pass"]["count"], 1);
+}
+
+#[test]
+fn history_counts_platforms_once_and_orders_the_line_by_time() {
+    let mut records: Vec<Record> = (0..4).map(|i| server(i, &["buy"], "shop")).collect();
+    for (i, r) in records.iter_mut().enumerate() {
+        r.scanned_at = 5_000 - i as u64;
+    }
+    records.push(site(9, Outcome::InvalidInput));
+    let p = history_point("r1", ok(records), 3).unwrap();
+    assert_eq!((p.sites_read, p.sites_scanned, p.endpoints), (5, 4, 4));
+    assert_eq!(
+        (p.endpoints_platforms_once, p.passing_platforms_once),
+        (1, 1)
+    );
+    assert_eq!(p.first_scan_ms, Some(4_997));
+    assert_eq!(p.outcomes["invalid_input"], 1);
+    let later = HistoryPoint {
+        run_id: "r2".into(),
+        first_scan_ms: Some(9_000),
+        sites_scanned: 4,
+        endpoints: 2,
+        ..HistoryPoint::default()
+    };
+    let report = Report {
+        history: vec![p, later],
+        ..Report::default()
+    };
+    assert_eq!(previous_run(&report.history, "r2").as_deref(), Some("r1"));
+    let html = render::html::render(&report);
+    let xs: Vec<u64> = html
+        .split("class=\"point\" data-series=\"endpoints, % of sites scanned\" ")
+        .skip(1)
+        .map(|p| {
+            let x = p.split("data-x=\"").nth(1).unwrap();
+            x[..x.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(xs, [4_997, 9_000]);
+    assert!(html.contains("data-value=\"50\""), "2 of 4 endpoints");
+}
+
+#[test]
+fn markdown_has_the_tables_of_the_page() {
+    let r = report(vec![
+        server(1, &["a|b"], "s"),
+        site(2, Outcome::Unreachable),
+    ]);
+    let mut report = Report {
+        run: r,
+        ..Report::default()
+    };
+    attach_methods(&mut report, &[]);
+    let md = render::markdown::render(&report);
+    assert!(
+        md.contains("| unreachable | not measured: no answer | 1 | 50% |"),
+        "{md}"
+    );
+    assert!(md.contains("| a\\|b | 1 |"), "{md}");
+    assert!(md.contains("## Methods"));
 }

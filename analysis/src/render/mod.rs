@@ -1,6 +1,9 @@
-//! Renderings of a report: text for terminals, JSON for machines, HTML with SVG charts.
+//! Renderings of a report: text for terminals, JSON for machines, one HTML page with SVG
+//! charts, and Markdown; HTML and Markdown lay the report out the same way (`sections`).
 
 pub mod html;
+pub mod markdown;
+pub mod sections;
 pub mod text;
 
 use crate::model::Report;

@@ -28,6 +28,7 @@ pub fn render(report: &Report) -> String {
         "Endpoints by discovery method",
         &r.endpoints_by_method,
     );
+    counts(&mut out, "Discovery sources", &r.discovery_sources);
     section(&mut out, "Discovery documents (sites)");
     for (k, d) in &r.documents {
         let _ = writeln!(
@@ -53,6 +54,7 @@ pub fn render(report: &Report) -> String {
     counts(&mut out, "Authentication", &r.auth_kinds);
     counts(&mut out, "Spec versions", &r.spec_versions);
     counts(&mut out, "Migration status", &r.migration_status);
+    counts(&mut out, "Deprecated features", &r.deprecated_features);
     section(&mut out, "Tools per server");
     let t = &r.tool_counts;
     let _ = writeln!(
@@ -68,8 +70,11 @@ pub fn render(report: &Report) -> String {
     for f in &r.findings {
         let _ = writeln!(
             out,
-            "  {:<16} {:<10} {:>10}",
-            f.rule_id, f.severity, f.count
+            "  {:<16} {:<10} {:>10}  {}",
+            f.rule_id,
+            f.severity,
+            f.count,
+            f.title.as_deref().unwrap_or("")
         );
     }
     counts(&mut out, "Tool description grades", &r.grades);
@@ -79,6 +84,16 @@ pub fn render(report: &Report) -> String {
         &r.top_domains,
     );
     ranked(&mut out, "Top hosting IPs by endpoints", &r.top_ips);
+    if !r.adoption_by_tld.is_empty() {
+        section(&mut out, "Adoption by top-level domain");
+        for t in &r.adoption_by_tld {
+            let _ = writeln!(
+                out,
+                "  {:<28} {:>8} scanned {:>8} endpoints {:>8} passing",
+                t.tld, t.scanned, t.endpoints, t.passing
+            );
+        }
+    }
     section(&mut out, "Platforms (one server fingerprint on many sites)");
     for p in &r.platforms {
         let _ = writeln!(
@@ -112,8 +127,12 @@ pub fn render(report: &Report) -> String {
         for h in &report.history {
             let _ = writeln!(
                 out,
-                "  {:<28} {:>8} scanned {:>8} endpoints {:>8} passing",
-                h.run_id, h.sites_scanned, h.endpoints, h.passing
+                "  {:<28} {:<24} {:>8} scanned {:>8} endpoints {:>8} passing",
+                h.run_id,
+                h.first_scan_at.as_deref().unwrap_or("-"),
+                h.sites_scanned,
+                h.endpoints,
+                h.passing
             );
         }
     }

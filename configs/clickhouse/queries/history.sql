@@ -1,12 +1,15 @@
--- Adoption per run, oldest first (run ids sort by start time): scanned sites, endpoints and
--- passing sites, counted from the sites rows exactly as the embedded store's run manifests
--- count them. Dry runs (records planned, not scanned) are left out.
+-- Adoption per run, oldest first (run ids sort by start time): records, scanned sites,
+-- endpoints and passing sites, and the earliest scan (the trend's time axis), counted from
+-- the sites rows exactly as the embedded report counts each run's records. Dry runs (records
+-- planned, not scanned) are left out.
 WITH outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AS is_scanned
 SELECT
     run_id,
+    count() AS sites_read,
     countIf(is_scanned) AS sites_scanned,
-    countIf(isNotNull(endpoint)) AS endpoints,
-    countIf(outcome = 'pass') AS passing
+    minIf(scanned_at_ms, is_scanned) AS first_scan_ms,
+    countIf(is_scanned AND isNotNull(endpoint)) AS endpoints,
+    countIf(is_scanned AND isNotNull(endpoint) AND outcome = 'pass') AS passing
 FROM sites FINAL
 GROUP BY run_id
 HAVING countIf(outcome = 'planned') = 0

@@ -169,12 +169,14 @@ pub enum ReportFormat {
     Text,
     Json,
     Html,
+    Markdown,
 }
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Embedded store directory [default: ./mcpcensus-data].
-    #[arg(long, value_name = "DIR", conflicts_with = "clickhouse")]
+    /// Embedded store directory [default: ./mcpcensus-data]; with --clickhouse, the store
+    /// whose run manifests the methods section reads.
+    #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
     /// Read from ClickHouse at this URL (the counting runs on the server).
     #[arg(long, value_name = "URL")]
@@ -184,7 +186,7 @@ pub struct ReportArgs {
     pub database: Option<String>,
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
-    /// Compare with this earlier run.
+    /// Compare with this earlier run [default: the run before it].
     #[arg(long, value_name = "RUN")]
     pub compare: Option<String>,
     #[arg(long, value_enum, default_value = "text")]

@@ -26,7 +26,7 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Export(args) => export(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
-        Command::Report(args) => report(args).await,
+        Command::Report(args) => super::report::report(args).await,
         Command::Load(args) => super::clickhouse::load(args).await,
         Command::Schema(SchemaArgs {
             action:
@@ -183,7 +183,7 @@ fn redacted(config: &Config) -> Config {
     c
 }
 
-fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
+pub(super) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
     let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
     if !dir.is_dir() {
         bail!("no store at {} (use --from DIR)", dir.display());
@@ -242,41 +242,4 @@ pub async fn execute_argv(argv: Vec<String>, shutdown: Shutdown) -> anyhow::Resu
     use clap::Parser;
     let cli = Cli::try_parse_from(&argv)?;
     execute(cli, argv, shutdown).await
-}
-
-async fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
-    let settings = mcpcensus_analysis::ReportSettings::default();
-    let report = match &args.clickhouse {
-        Some(url) => {
-            let conn = super::clickhouse::connect_for_report(url, args.database.as_deref()).await?;
-            mcpcensus_analysis::build_clickhouse(
-                &conn,
-                args.run.as_deref(),
-                args.compare.as_deref(),
-                settings,
-            )
-            .await?
-        }
-        None => {
-            let store = open_store(args.from.as_deref())?;
-            mcpcensus_analysis::build(
-                &store,
-                args.run.as_deref(),
-                args.compare.as_deref(),
-                settings,
-            )?
-        }
-    };
-    let text = match args.format {
-        ReportFormat::Text => mcpcensus_analysis::render::text::render(&report),
-        ReportFormat::Json => mcpcensus_analysis::render::json(&report),
-        ReportFormat::Html => mcpcensus_analysis::render::html::render(&report),
-    };
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
-        }
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ mod clickhouse;
 mod commands;
 mod explain;
 mod grade;
+mod report;
 #[cfg(test)]
 mod tests;
 

@@ -1,6 +1,7 @@
-//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same two
+//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same three
 //! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`), and both reports
-//! (the latest run alone, and compared with the first) are compared as JSON values. Needs the
+//! (the latest run alone, and compared with the first) are compared as JSON values, and the
+//! HTML and Markdown pages as text (the methods read from the store's manifests). Needs the
 //! test server (`MCPCENSUS_TEST_CLICKHOUSE`, set by scripts/test.sh); without it the test
 //! prints a SKIPPED line and returns.
 
@@ -11,6 +12,24 @@ use mcpcensus_store::clickhouse::{connect, Target};
 use crate::report::{crawl_two_runs, TwoRuns};
 use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
 
+/// `mcpcensus report <source...> [extra...] --format FORMAT` as written.
+async fn report_file(
+    crawl: &WebCrawl,
+    name: &str,
+    source: &[&str],
+    extra: &[&str],
+    format: &str,
+) -> String {
+    let path = crawl.path(name);
+    let mut argv = vec!["report"];
+    argv.extend_from_slice(source);
+    argv.extend_from_slice(extra);
+    argv.extend_from_slice(&["--format", format, "-o", &path]);
+    let code = mcpcensus(&argv).await.unwrap();
+    assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
+    std::fs::read_to_string(&path).unwrap()
+}
+
 /// `mcpcensus report <source...> [extra...] --format json` as a JSON value.
 async fn report_json(
     crawl: &WebCrawl,
@@ -18,39 +37,39 @@ async fn report_json(
     source: &[&str],
     extra: &[&str],
 ) -> serde_json::Value {
-    let path = crawl.path(name);
-    let mut argv = vec!["report"];
-    argv.extend_from_slice(source);
-    argv.extend_from_slice(extra);
-    argv.extend_from_slice(&["--format", "json", "-o", &path]);
-    let code = mcpcensus(&argv).await.unwrap();
-    assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    let text = report_file(crawl, name, source, extra, "json").await;
+    serde_json::from_str(&text).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison() {
     let Some(url) = test_server_url() else { return };
+    let runs = crawl_two_runs().await;
+    // A third, deep crawl: the deep probe's fields are counted by both back ends too.
+    runs.crawl_again(&["--probe", "deep"]).await;
     let TwoRuns {
         web,
         crawl,
         out,
         first,
-    } = crawl_two_runs().await;
+        ..
+    } = runs;
     let db = unique_db("report");
     let code = mcpcensus(&["load", &out, "--clickhouse", &url, "--database", &db])
         .await
         .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let embedded: &[&str] = &["--from", &out];
-    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db];
+    // The run manifests (the methods section) are not in ClickHouse: --from names them.
+    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db, "--from", &out];
 
     let from_store = report_json(&crawl, "store.json", embedded, &[]).await;
     let from_ch = report_json(&crawl, "ch.json", clickhouse, &[]).await;
     assert_eq!(from_ch, from_store, "the latest run");
     // The comparison says something, so equal reports are not equal by being empty.
     assert_eq!(from_store["run"]["sites_read"], 4);
-    assert_eq!(from_store["history"].as_array().unwrap().len(), 2);
+    assert_eq!(from_store["history"].as_array().unwrap().len(), 3);
+    assert_eq!(from_store["run"]["transports"]["streamable_http"], 1);
 
     let compare: &[&str] = &["--compare", &first];
     let from_store = report_json(&crawl, "store-cmp.json", embedded, compare).await;
@@ -66,6 +85,23 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
     assert_eq!(from_ch, from_store, "the first run");
     assert_eq!(from_store["run"]["endpoints"], 2);
     assert_eq!(from_store["run"]["tool_counts"]["servers"], 2);
+
+    // The page and the Markdown too.
+    for format in ["html", "markdown"] {
+        let from_store = report_file(&crawl, "store.page", embedded, &[], format).await;
+        let from_ch = report_file(&crawl, "ch.page", clickhouse, &[], format).await;
+        assert_eq!(from_ch, from_store, "the {format} page");
+        assert!(from_store.contains("Settings that change verdicts"));
+    }
+
+    // Without the manifests the methods say so, and everything else is the same.
+    let bare: &[&str] = &["--clickhouse", &url, "--database", &db];
+    let mut from_ch = report_json(&crawl, "ch-bare.json", bare, &[]).await;
+    let mut from_store = report_json(&crawl, "store.json", embedded, &[]).await;
+    assert_eq!(from_ch["methods"]["runs"][0]["manifest"], false);
+    from_ch["methods"].take();
+    from_store["methods"].take();
+    assert_eq!(from_ch, from_store, "without manifests");
 
     let conn = connect(&Target::new(&url, &db)).await.unwrap();
     let sql = format!("DROP DATABASE IF EXISTS {db}");

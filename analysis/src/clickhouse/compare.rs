@@ -1,0 +1,55 @@
+//! The comparison of two runs, computed by the server over both runs' sites rows.
+
+use clickhouse::query::Query;
+use clickhouse::Client;
+
+use super::query::{all, one};
+use super::rows::{CompareRow, TransitionRow};
+use super::sql;
+use crate::error::AnalysisError;
+use crate::model::{Comparison, Transition, LIST_CAP};
+
+fn compare_query(outer: &str) -> String {
+    outer.replace("{sites}", sql::COMPARE_SITES)
+}
+
+/// The site subquery reads both runs five times.
+fn bind_sites(mut q: Query, base: &str, run: &str) -> Query {
+    for _ in 0..5 {
+        q = q.bind(base).bind(run);
+    }
+    q
+}
+
+pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison, AnalysisError> {
+    let cap = LIST_CAP as u64;
+    let q = c
+        .query(&compare_query(sql::COMPARE))
+        .bind(cap)
+        .bind(cap)
+        .bind(cap);
+    let row: CompareRow = one(bind_sites(q, base, run), "compare").await?;
+    let q = c.query(&compare_query(sql::TRANSITIONS));
+    let transitions: Vec<TransitionRow> = all(bind_sites(q, base, run), "transitions").await?;
+    let delta = |now: u64, before: u64| now as i64 - before as i64;
+    Ok(Comparison {
+        base_run: base.to_owned(),
+        run: run.to_owned(),
+        endpoints_delta: delta(row.endpoints_now, row.endpoints_before),
+        passing_delta: delta(row.passing_now, row.passing_before),
+        new_endpoint_count: row.new_count,
+        new_endpoints: row.new_list,
+        vanished_endpoint_count: row.vanished_count,
+        vanished_endpoints: row.vanished_list,
+        changed_tool_list_count: row.changed_count,
+        changed_tool_lists: row.changed_list,
+        outcome_transitions: transitions
+            .into_iter()
+            .map(|t| Transition {
+                from: t.base_outcome,
+                to: t.run_outcome,
+                sites: t.sites,
+            })
+            .collect(),
+    })
+}

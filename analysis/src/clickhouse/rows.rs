@@ -1,0 +1,135 @@
+//! The rows the report queries answer (column names as in configs/clickhouse/queries/).
+
+use clickhouse::Row;
+use serde::Deserialize;
+
+#[derive(Debug, Row, Deserialize)]
+pub struct LatestRow {
+    pub run_id: String,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct TotalsRow {
+    pub sites_read: u64,
+    pub sites_scanned: u64,
+    pub sites_reachable: u64,
+    pub defects: u64,
+    pub sites_with_discovery_document: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct OutcomeRow {
+    pub outcome: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct EntryRow {
+    pub entry: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct ValueRow {
+    pub value: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct ToolCountsRow {
+    pub servers: u64,
+    pub min: u64,
+    pub median: u64,
+    pub p90: u64,
+    pub max: u64,
+    pub b1: u64,
+    pub b2_5: u64,
+    pub b6_20: u64,
+    pub b_over_20: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct NameRow {
+    pub name: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct FindingRow {
+    pub rule_id: String,
+    pub severity: String,
+    pub findings: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct GradeRow {
+    pub letter: String,
+    pub tools: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct PlatformRow {
+    pub server_fingerprint: String,
+    pub name: String,
+    pub name_missing: u8,
+    pub version: String,
+    pub version_missing: u8,
+    pub tool_count: u64,
+    pub sites: u64,
+    pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct CompareRow {
+    pub endpoints_before: u64,
+    pub endpoints_now: u64,
+    pub passing_before: u64,
+    pub passing_now: u64,
+    pub new_count: u64,
+    pub new_list: Vec<String>,
+    pub vanished_count: u64,
+    pub vanished_list: Vec<String>,
+    pub changed_count: u64,
+    pub changed_list: Vec<String>,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct TransitionRow {
+    pub base_outcome: String,
+    pub run_outcome: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct HistoryRow {
+    pub run_id: String,
+    pub sites_read: u64,
+    pub sites_scanned: u64,
+    pub first_scan_ms: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct RunOutcomeRow {
+    pub run_id: String,
+    pub outcome: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct RunPlatformsRow {
+    pub run_id: String,
+    pub extra_sites: u64,
+    pub extra_passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct TldRow {
+    pub tld: String,
+    pub scanned: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}

@@ -1,0 +1,221 @@
+//! One run's report from ClickHouse: independent queries sent together (the server works on
+//! them in parallel), each answer turned into its part of the [`RunReport`].
+
+use std::collections::BTreeMap;
+
+use clickhouse::Client;
+
+use super::query::{all, one};
+use super::rows::*;
+use super::sql;
+use crate::aggregate::ReportSettings;
+use crate::error::AnalysisError;
+use crate::model::*;
+
+/// The record fields counted per value, with the filter each needs.
+const FIELDS: [(&str, &str); 7] = [
+    ("protocol_version", "1"),
+    ("transport", "1"),
+    ("auth_kind", "1"),
+    ("spec_version", "1"),
+    ("migration_status", "1"),
+    ("discovered_via", "isNotNull(endpoint)"),
+    ("discovery_source", "1"),
+];
+
+type Counts = BTreeMap<String, u64>;
+
+pub async fn run_report(
+    c: &Client,
+    run_id: &str,
+    settings: ReportSettings,
+) -> Result<RunReport, AnalysisError> {
+    let top_n = settings.top_n as u64;
+    let (totals, outcomes, documents, fields, tools, top_tool_names, top_domains, top_ips) = tokio::try_join!(
+        one::<TotalsRow>(c.query(sql::RUN_TOTALS).bind(run_id), "run_totals"),
+        all::<OutcomeRow>(c.query(sql::OUTCOMES).bind(run_id), "outcomes"),
+        all::<EntryRow>(c.query(sql::DOCUMENTS).bind(run_id), "documents"),
+        field_counts(c, run_id),
+        one::<ToolCountsRow>(c.query(sql::TOOL_COUNTS).bind(run_id), "tool_counts"),
+        top(c, sql::TOP_TOOL_NAMES, "top_tool_names", run_id, top_n),
+        top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
+        top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
+    )?;
+    let (findings, grades, platforms, deprecated, tlds) = tokio::try_join!(
+        all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
+        all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
+        all::<PlatformRow>(
+            c.query(sql::PLATFORMS)
+                .bind(run_id)
+                .bind(settings.platform_min_sites),
+            "platforms"
+        ),
+        all::<ValueRow>(
+            c.query(sql::DEPRECATED_FEATURES).bind(run_id),
+            "deprecated_features"
+        ),
+        all::<TldRow>(
+            c.query(sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
+            "adoption_by_tld"
+        ),
+    )?;
+    let mut rep = RunReport {
+        run_id: run_id.to_owned(),
+        sites_read: totals.sites_read,
+        sites_scanned: totals.sites_scanned,
+        sites_reachable: totals.sites_reachable,
+        sites_with_discovery_document: totals.sites_with_discovery_document,
+        endpoints: totals.endpoints,
+        defects: totals.defects,
+        outcomes: outcome_shares(outcomes, totals.sites_read),
+        documents: document_counts(documents),
+        tool_counts: tool_counts(tools),
+        top_tool_names,
+        top_domains,
+        top_ips,
+        findings: findings.into_iter().map(finding).collect(),
+        grades: grades.into_iter().map(|g| (g.letter, g.tools)).collect(),
+        adoption: Adoption::counted(
+            totals.endpoints,
+            totals.passing,
+            platforms.iter().map(|p| (p.sites, p.passing)),
+        ),
+        platforms: platforms.into_iter().map(platform).collect(),
+        deprecated_features: deprecated.into_iter().map(|v| (v.value, v.sites)).collect(),
+        adoption_by_tld: tlds.into_iter().map(tld).collect(),
+        ..RunReport::default()
+    };
+    (
+        rep.protocol_versions,
+        rep.transports,
+        rep.auth_kinds,
+        rep.spec_versions,
+        rep.migration_status,
+        rep.endpoints_by_method,
+        rep.discovery_sources,
+    ) = fields;
+    Ok(rep)
+}
+
+fn outcome_shares(rows: Vec<OutcomeRow>, sites_read: u64) -> BTreeMap<String, Share> {
+    rows.into_iter()
+        .map(|o| (o.outcome, Share::of(o.sites, sites_read)))
+        .collect()
+}
+
+/// Rows are `p:<kind>` (parsed) or `s:<kind>` (soft 404).
+fn document_counts(rows: Vec<EntryRow>) -> BTreeMap<String, DocumentCounts> {
+    let mut documents: BTreeMap<String, DocumentCounts> = BTreeMap::new();
+    for d in rows {
+        let Some((tag, kind)) = d.entry.split_once(':') else {
+            continue;
+        };
+        let entry = documents.entry(kind.to_owned()).or_default();
+        if tag == "s" {
+            entry.soft_404 = d.sites;
+        } else {
+            entry.parsed = d.sites;
+        }
+    }
+    documents
+}
+
+fn tool_counts(tc: ToolCountsRow) -> ToolCounts {
+    let buckets = [
+        ("1", tc.b1),
+        ("2-5", tc.b2_5),
+        ("6-20", tc.b6_20),
+        (">20", tc.b_over_20),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    if tc.servers == 0 {
+        return ToolCounts {
+            buckets,
+            ..ToolCounts::default()
+        };
+    }
+    ToolCounts {
+        servers: tc.servers,
+        min: tc.min,
+        median: tc.median,
+        p90: tc.p90,
+        max: tc.max,
+        buckets,
+    }
+}
+
+fn finding(f: FindingRow) -> FindingCount {
+    FindingCount {
+        rule_id: f.rule_id,
+        severity: f.severity,
+        count: f.findings,
+        title: None,
+    }
+}
+
+fn platform(p: PlatformRow) -> Platform {
+    Platform {
+        fingerprint: p.server_fingerprint,
+        server_name: (p.name_missing == 0).then_some(p.name),
+        server_version: (p.version_missing == 0).then_some(p.version),
+        tool_count: p.tool_count,
+        sites: p.sites,
+    }
+}
+
+fn tld(t: TldRow) -> TldAdoption {
+    TldAdoption {
+        tld: t.tld,
+        scanned: t.scanned,
+        endpoints: t.endpoints,
+        passing: t.passing,
+    }
+}
+
+/// Every field of `FIELDS`, in order.
+async fn field_counts(
+    c: &Client,
+    run_id: &str,
+) -> Result<(Counts, Counts, Counts, Counts, Counts, Counts, Counts), AnalysisError> {
+    tokio::try_join!(
+        field(c, run_id, FIELDS[0]),
+        field(c, run_id, FIELDS[1]),
+        field(c, run_id, FIELDS[2]),
+        field(c, run_id, FIELDS[3]),
+        field(c, run_id, FIELDS[4]),
+        field(c, run_id, FIELDS[5]),
+        field(c, run_id, FIELDS[6]),
+    )
+}
+
+/// Scanned sites per value of one field.
+async fn field(
+    c: &Client,
+    run_id: &str,
+    (name, filter): (&str, &str),
+) -> Result<Counts, AnalysisError> {
+    let query = sql::FIELD_COUNTS
+        .replace("{field}", name)
+        .replace("{filter}", filter);
+    let rows: Vec<ValueRow> = all(c.query(&query).bind(run_id), name).await?;
+    Ok(rows.into_iter().map(|v| (v.value, v.sites)).collect())
+}
+
+async fn top(
+    c: &Client,
+    query: &str,
+    name: &str,
+    run_id: &str,
+    n: u64,
+) -> Result<Vec<Ranked>, AnalysisError> {
+    let rows: Vec<NameRow> = all(c.query(query).bind(run_id).bind(n), name).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Ranked {
+            name: r.name,
+            count: r.sites,
+        })
+        .collect())
+}

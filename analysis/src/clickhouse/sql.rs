@@ -1,0 +1,35 @@
+//! The SQL files, by name (configs/clickhouse/queries/).
+
+macro_rules! queries {
+    ($($(#[$meta:meta])* $name:ident => $file:literal,)+) => {
+        $($(#[$meta])* pub const $name: &str =
+            include_str!(concat!("../../../configs/clickhouse/queries/", $file));)+
+    };
+}
+
+queries! {
+    LATEST_RUN => "latest_run.sql",
+    RUN_TOTALS => "run_totals.sql",
+    OUTCOMES => "outcomes.sql",
+    DOCUMENTS => "documents.sql",
+    FIELD_COUNTS => "field_counts.sql",
+    TOOL_COUNTS => "tool_counts.sql",
+    TOP_TOOL_NAMES => "top_tool_names.sql",
+    TOP_DOMAINS => "top_domains.sql",
+    TOP_IPS => "top_ips.sql",
+    FINDINGS => "findings.sql",
+    GRADES => "grades.sql",
+    PLATFORMS => "platforms.sql",
+    COMPARE_SITES => "compare_sites.sql",
+    COMPARE => "compare.sql",
+    TRANSITIONS => "transitions.sql",
+    HISTORY => "history.sql",
+    HISTORY_OUTCOMES => "history_outcomes.sql",
+    HISTORY_PLATFORMS => "history_platforms.sql",
+    DEPRECATED_FEATURES => "deprecated_features.sql",
+    ADOPTION_BY_TLD => "adoption_by_tld.sql",
+    /// Analysts' questions (not run by the report).
+    ANALYST_ADOPTION_BY_TLD => "analyst_adoption_by_tld.sql",
+    ANALYST_TOOL_COUNT_DISTRIBUTION => "analyst_tool_count_distribution.sql",
+    ANALYST_AUTH_KINDS_OVER_TIME => "analyst_auth_kinds_over_time.sql",
+}

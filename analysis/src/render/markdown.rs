@@ -1,0 +1,55 @@
+//! Markdown for papers and READMEs: the same sections and tables as the HTML page.
+
+use std::fmt::Write;
+
+use super::sections::{sections, summary, Cell, Table};
+use crate::model::Report;
+
+/// A cell's text, safe inside a Markdown table row.
+fn cell(c: &Cell) -> String {
+    c.shown().replace('|', "\\|").replace('\n', " ")
+}
+
+fn table(out: &mut String, t: &Table) {
+    let _ = writeln!(out, "\n### {}\n", t.title);
+    if !t.note.is_empty() {
+        let _ = writeln!(out, "{}\n", t.note);
+    }
+    if t.rows.is_empty() {
+        out.push_str("None.\n");
+        return;
+    }
+    let _ = writeln!(out, "| {} |", t.columns.join(" | "));
+    let align: Vec<&str> = (0..t.columns.len())
+        .map(|i| {
+            let numeric = t
+                .rows
+                .iter()
+                .all(|r| r.get(i).is_some_and(|c| c.number().is_some()));
+            if numeric {
+                "---:"
+            } else {
+                "---"
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for row in &t.rows {
+        let cells: Vec<String> = row.iter().map(cell).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+}
+
+pub fn render(report: &Report) -> String {
+    let mut out = format!("# mcpcensus report\n\n{}\n", summary(report));
+    for s in sections(report) {
+        let _ = writeln!(out, "\n## {}\n", s.title);
+        for p in &s.text {
+            let _ = writeln!(out, "{p}\n");
+        }
+        for t in &s.tables {
+            table(&mut out, t);
+        }
+    }
+    out
+}

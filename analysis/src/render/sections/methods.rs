@@ -1,0 +1,146 @@
+//! Methods: how the data was taken, from the run manifests, what was asked of each site and
+//! never done, and how the outcomes map to the measurement's.
+
+use super::{Cell, Section, Table};
+use crate::methods::VERDICT_SETTINGS;
+use crate::model::{Report, RunMethods};
+
+/// What every run asks of a site, and what it never does.
+pub const REQUESTED: [&str; 3] = [
+    "The survey asks each site for its home page and the public MCP discovery documents \
+     (/.well-known/mcp/server-card.json, the legacy card paths, /.well-known/ai-catalog.json), \
+     sends one plain GET to /mcp, and, when it finds an endpoint on the site, opens one MCP \
+     session of at most three POST requests (initialize, notifications/initialized, \
+     tools/list) within 12 s.",
+    "At probe level deep, the deep probe then sends at most 9 more requests to the endpoint \
+     (server/discover or initialize, a GET for the older HTTP+SSE stream, tools/list pages, and \
+     the OAuth protected-resource and authorization-server metadata when the server asks for \
+     authentication).",
+    "Never done: no tool was called (no tools/call, prompts/get or resources/read), no \
+     credential, cookie or Origin header was sent, no redirect was followed, and only \
+     addresses that passed the address guard were connected to.",
+];
+
+fn or_dash(v: &Option<String>) -> Cell {
+    Cell::text(v.clone().unwrap_or_else(|| "-".into()))
+}
+
+fn runs(list: &[RunMethods]) -> Table {
+    let mut t = Table::new(
+        "methods-runs",
+        "Runs",
+        &[
+            "Run",
+            "Started",
+            "Ended",
+            "Status",
+            "mcpcensus version",
+            "Input lines read",
+        ],
+    );
+    t.rows = list
+        .iter()
+        .map(|m| {
+            vec![
+                Cell::text(&m.run_id),
+                or_dash(&m.started_at),
+                or_dash(&m.ended_at),
+                Cell::text(match (&m.status, m.manifest) {
+                    (Some(s), _) => s.clone(),
+                    (None, true) => "-".into(),
+                    (None, false) => "no manifest".into(),
+                }),
+                Cell::text(
+                    m.mcpcensus_version
+                        .clone()
+                        .unwrap_or_else(|| "not recorded".into()),
+                ),
+                m.lines_read.map_or(Cell::text("-"), Cell::Count),
+            ]
+        })
+        .collect();
+    t
+}
+
+fn settings(list: &[RunMethods]) -> Table {
+    let mut columns = vec!["Setting"];
+    columns.extend(list.iter().map(|m| m.run_id.as_str()));
+    let mut t = Table::new(
+        "methods-settings",
+        "Settings that change verdicts",
+        &columns,
+    )
+    .note("As each run's effective configuration held them.");
+    t.rows = VERDICT_SETTINGS
+        .iter()
+        .map(|(name, _)| {
+            let mut row = vec![Cell::text(*name)];
+            row.extend(list.iter().map(|m| {
+                let value = m.settings.iter().find(|s| s.name == *name);
+                Cell::text(
+                    value
+                        .and_then(|s| s.value.clone())
+                        .unwrap_or_else(|| "not recorded".into()),
+                )
+            }));
+            row
+        })
+        .collect();
+    t
+}
+
+fn inputs(list: &[RunMethods]) -> Option<Table> {
+    if list.iter().all(|m| m.inputs.is_empty()) {
+        return None;
+    }
+    let mut t = Table::new(
+        "methods-inputs",
+        "Input files",
+        &["Run", "File", "Bytes", "SHA-256"],
+    );
+    for m in list {
+        for i in &m.inputs {
+            t.rows.push(vec![
+                Cell::text(&m.run_id),
+                Cell::text(&i.path),
+                i.bytes.map_or(Cell::text("-"), Cell::Count),
+                or_dash(&i.sha256),
+            ]);
+        }
+    }
+    Some(t)
+}
+
+pub fn section(report: &Report) -> Section {
+    let m = &report.methods;
+    let mut text: Vec<String> = REQUESTED.iter().map(|s| (*s).to_owned()).collect();
+    if m.runs.iter().any(|r| !r.manifest) {
+        text.push(
+            "Runs marked \"no manifest\" were reported without their run manifests (a \
+             ClickHouse report without --from): their settings are not known here."
+                .into(),
+        );
+    }
+    let mut tables = vec![runs(&m.runs), settings(&m.runs)];
+    match inputs(&m.runs) {
+        Some(t) => tables.push(t),
+        None => text.push("The run manifests record no input file sizes or checksums.".into()),
+    }
+    let mut outcomes = Table::new(
+        "methods-outcomes",
+        "Outcomes and what they stand for",
+        &["Outcome", "Measured as"],
+    );
+    outcomes.rows = m
+        .outcome_mapping
+        .iter()
+        .map(|o| vec![Cell::text(&o.outcome), Cell::text(&o.measured_as)])
+        .collect();
+    tables.push(outcomes);
+    Section {
+        id: "methods",
+        title: "Methods",
+        text,
+        tables,
+    }
+}

@@ -1,0 +1,201 @@
+//! Trends: adoption over runs on a time axis, outcome shares over runs, and what changed
+//! between the reported run and the one it is compared with.
+
+use mcpcensus_store::Outcome;
+
+use super::{Cell, Chart, Section, Table};
+use crate::model::{Comparison, HistoryPoint, Report, Share};
+
+/// Adoption series: a name and the count it takes from a run. Each is drawn as a share of
+/// every denominator in `DENOMINATORS`.
+/// A named count taken from a run.
+type Measure = (&'static str, fn(&HistoryPoint) -> u64);
+
+const SERIES: [Measure; 4] = [
+    ("endpoints", |h| h.endpoints),
+    ("passing", |h| h.passing),
+    ("endpoints, platforms once", |h| h.endpoints_platforms_once),
+    ("passing, platforms once", |h| h.passing_platforms_once),
+];
+
+/// The populations adoption is a share of (a new population is one more entry here).
+const DENOMINATORS: [Measure; 1] = [("sites scanned", |h| h.sites_scanned)];
+
+pub fn section(report: &Report) -> Option<Section> {
+    if report.history.len() < 2 && report.comparison.is_none() {
+        return None;
+    }
+    let mut tables = Vec::new();
+    if report.history.len() > 1 {
+        tables.push(adoption(&report.history));
+        tables.push(outcomes(&report.history));
+    }
+    if let Some(c) = &report.comparison {
+        tables.extend(comparison(c));
+    }
+    Some(Section {
+        id: "trends",
+        title: "Trends",
+        text: vec![format!(
+            "{} runs, oldest first; a run is placed at its earliest scan.",
+            report.history.len()
+        )],
+        tables,
+    })
+}
+
+fn adoption(history: &[HistoryPoint]) -> Table {
+    let mut columns = vec!["Run", "First scan", "Sites scanned"];
+    // Series are named with their population; table headings only need it when there are
+    // several (the note names the one there is).
+    let (mut series, mut headings) = (Vec::new(), Vec::new());
+    for (d, _) in DENOMINATORS {
+        for (s, _) in SERIES {
+            series.push(format!("{s}, % of {d}"));
+            headings.push(if DENOMINATORS.len() == 1 {
+                format!("{s} %")
+            } else {
+                format!("{s}, % of {d}")
+            });
+        }
+    }
+    let names: Vec<&str> = SERIES.iter().map(|(s, _)| *s).collect();
+    columns.extend(&names);
+    columns.extend(headings.iter().map(String::as_str));
+    let mut t = Table::new("trend-adoption", "Adoption over runs", &columns).note(
+        "Sites with an MCP endpoint and passing sites, with every platform site counted and \
+         with each platform counted once; the percentages are of the sites scanned.",
+    );
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); series.len()];
+    let (mut x, mut labels) = (Vec::new(), Vec::new());
+    for h in history {
+        let mut row = vec![
+            Cell::text(&h.run_id),
+            Cell::text(h.first_scan_at.clone().unwrap_or_else(|| "-".into())),
+            Cell::Count(h.sites_scanned),
+        ];
+        row.extend(SERIES.iter().map(|(_, f)| Cell::Count(f(h))));
+        let mut shares = Vec::new();
+        for (_, base) in DENOMINATORS {
+            for (_, f) in SERIES {
+                shares.push(Share::of(f(h), base(h)).percent);
+            }
+        }
+        row.extend(shares.iter().map(|p| Cell::Percent(*p)));
+        t.rows.push(row);
+        // A run with nothing scanned has no place on the time axis.
+        if let Some(ms) = h.first_scan_ms {
+            x.push(ms);
+            labels.push(h.run_id.clone());
+            for (v, p) in values.iter_mut().zip(&shares) {
+                v.push(*p);
+            }
+        }
+    }
+    t.chart = Chart::Line {
+        x,
+        labels,
+        series: series.into_iter().zip(values).collect(),
+    };
+    t
+}
+
+fn outcomes(history: &[HistoryPoint]) -> Table {
+    let parts: Vec<&str> = Outcome::ALL
+        .iter()
+        .map(|o| o.as_str())
+        .filter(|o| history.iter().any(|h| h.outcomes.contains_key(*o)))
+        .collect();
+    let mut columns = vec!["Run"];
+    columns.extend(&parts);
+    let mut t = Table::new("trend-outcomes", "Outcome shares over runs", &columns)
+        .note("Each run's records by outcome, in percent of the records.");
+    let mut rows = Vec::new();
+    for h in history {
+        let shares: Vec<f64> = parts
+            .iter()
+            .map(|o| Share::of(h.outcomes.get(*o).copied().unwrap_or(0), h.sites_read).percent)
+            .collect();
+        let mut row = vec![Cell::text(&h.run_id)];
+        row.extend(shares.iter().map(|p| Cell::Percent(*p)));
+        t.rows.push(row);
+        rows.push((h.run_id.clone(), shares));
+    }
+    t.chart = Chart::Stacked {
+        parts: parts.iter().map(|p| (*p).to_owned()).collect(),
+        rows,
+    };
+    t
+}
+
+fn origins(id: &str, title: &str, count: u64, list: &[String]) -> Table {
+    let plural = if count == 1 { "origin" } else { "origins" };
+    let note = if count == 0 {
+        String::new()
+    } else if count as usize > list.len() {
+        format!("{count} {plural}; the first {} listed.", list.len())
+    } else {
+        format!("{count} {plural}.")
+    };
+    let mut t = Table::new(id, title, &["Origin"]).note(note);
+    t.rows = list.iter().map(|o| vec![Cell::text(o.as_str())]).collect();
+    t
+}
+
+fn comparison(c: &Comparison) -> Vec<Table> {
+    let mut summary = Table::new(
+        "compare-summary",
+        &format!("Run {} compared with run {}", c.run, c.base_run),
+        &["Measure", "Sites"],
+    );
+    summary.rows = [
+        ("endpoints, change", Cell::Signed(c.endpoints_delta)),
+        ("passing, change", Cell::Signed(c.passing_delta)),
+        ("new endpoints", Cell::Count(c.new_endpoint_count)),
+        ("vanished endpoints", Cell::Count(c.vanished_endpoint_count)),
+        ("changed tool lists", Cell::Count(c.changed_tool_list_count)),
+    ]
+    .into_iter()
+    .map(|(k, v)| vec![Cell::text(k), v])
+    .collect();
+    let mut transitions = Table::new(
+        "compare-transitions",
+        "Sites whose outcome changed",
+        &["Change", "From", "To", "Sites"],
+    )
+    .bars(3, "");
+    transitions.rows = c
+        .outcome_transitions
+        .iter()
+        .map(|t| {
+            vec![
+                Cell::text(format!("{} → {}", t.from, t.to)),
+                Cell::text(&t.from),
+                Cell::text(&t.to),
+                Cell::Count(t.sites),
+            ]
+        })
+        .collect();
+    vec![
+        summary,
+        origins(
+            "compare-new",
+            "New endpoints",
+            c.new_endpoint_count,
+            &c.new_endpoints,
+        ),
+        origins(
+            "compare-vanished",
+            "Vanished endpoints",
+            c.vanished_endpoint_count,
+            &c.vanished_endpoints,
+        ),
+        origins(
+            "compare-changed",
+            "Changed tool lists",
+            c.changed_tool_list_count,
+            &c.changed_tool_lists,
+        ),
+        transitions,
+    ]
+}

@@ -1,0 +1,58 @@
+//! `mcpcensus report`: the report from the embedded store or ClickHouse, with the findings'
+//! rule titles and the run manifests' methods, in the format asked for.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use mcpcensus_analysis::{attach_methods, attach_titles, render, Report, ReportSettings};
+
+use super::args::{ReportArgs, ReportFormat};
+use super::commands::open_store;
+
+/// A rule's title from the discovery audit's or the deep probe's catalog.
+fn rule_title(id: &str) -> Option<String> {
+    if let Some(rule) = crate::audit::rule(id) {
+        return Some(rule.title.to_owned());
+    }
+    crate::probe::MCP_RULES
+        .iter()
+        .find(|r| r.id == id)
+        .map(|r| r.title.to_owned())
+}
+
+async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Report> {
+    let run = args.run.as_deref();
+    let compare = args.compare.as_deref();
+    let Some(url) = &args.clickhouse else {
+        let store = open_store(args.from.as_deref())?;
+        return Ok(mcpcensus_analysis::build(&store, run, compare, settings)?);
+    };
+    let conn = super::clickhouse::connect_for_report(url, args.database.as_deref()).await?;
+    let mut report = mcpcensus_analysis::build_clickhouse(&conn, run, compare, settings).await?;
+    // ClickHouse holds no run manifests: `--from` names the store that has them.
+    let manifests = match &args.from {
+        Some(dir) => open_store(Some(dir))?.runs()?,
+        None => Vec::new(),
+    };
+    attach_methods(&mut report, &manifests);
+    Ok(report)
+}
+
+pub async fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    let mut report = build(&args, ReportSettings::default()).await?;
+    attach_titles(&mut report, rule_title);
+    let text = match args.format {
+        ReportFormat::Text => render::text::render(&report),
+        ReportFormat::Json => render::json(&report),
+        ReportFormat::Html => render::html::render(&report),
+        ReportFormat::Markdown => render::markdown::render(&report),
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
