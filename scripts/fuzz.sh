@@ -13,7 +13,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 # overflows, runaway memory and time: no sanitizer, which doubles the executions.
 flags=(--sanitizer none -O)
 targets=${FUZZ_TARGETS:-$(cargo +nightly fuzz list)}
-cargo +nightly fuzz build "${flags[@]}" $targets >/dev/null
+cargo +nightly fuzz build "${flags[@]}"
 for target in $targets; do
   mkdir -p "corpus/$target"
   log=$(mktemp)

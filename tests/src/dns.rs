@@ -59,7 +59,8 @@ pub enum DnsBehaviour {
     Garbage,
 }
 
-/// A per-name DNS rule. Names are matched exactly (case-insensitive, trailing dot ignored).
+/// A per-name DNS rule. Names are matched exactly (case-insensitive, trailing dot ignored);
+/// a rule for `*.example.test` answers every name below `example.test` that has no rule of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DnsRule {
     name: String,

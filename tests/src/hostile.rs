@@ -288,7 +288,7 @@ pub fn reset_mid_answer() -> Site {
 }
 
 /// Five catalogs of about 250 KB of small inline cards each, the first naming the other
-/// four, every one sent with 64 KB of response headers: what a crawler that copies headers
+/// four, every one sent with 12 KB of response headers: what a crawler that copies headers
 /// per inline card, or keeps every catalog parsed, pays for.
 pub fn heavy_catalogs() -> Site {
     let mut site = Site::new("heavy-catalogs.hostile.test");
@@ -298,7 +298,7 @@ pub fn heavy_catalogs() -> Site {
         } else {
             format!("/heavy{n}.json")
         };
-        let mut entries: Vec<Value> = (0..3_500)
+        let mut entries: Vec<Value> = (0..2_300)
             .map(|i| {
                 json!({"identifier": format!("urn:air:h:{n}:{i}"), "type": CARD_TYPE,
                 "data": {"name": format!("x/{i}")}})
@@ -311,8 +311,8 @@ pub fn heavy_catalogs() -> Site {
             }));
         }
         let mut reply = catalog(entries);
-        for h in 0..16 {
-            reply = reply.header(&format!("x-pad-{h}"), "p".repeat(4000));
+        for h in 0..8 {
+            reply = reply.header(&format!("x-pad-{h}"), "p".repeat(1500));
         }
         site = site.route(&path, reply);
     }

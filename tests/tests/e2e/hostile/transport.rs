@@ -142,3 +142,20 @@ async fn hostile_dns_cname_chain_to_refused_address() {
     );
     assert!(r.requests.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_wildcard_dns() {
+    // Every name below wild.hostile.test resolves to one address that serves none of them.
+    let rule = DnsRule::addrs(
+        "*.wild.hostile.test",
+        [std::net::IpAddr::from([127, 0, 0, 1])],
+    );
+    let names: Vec<String> = (0..50).map(|i| format!("n{i}.wild.hostile.test")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let c = crawl_hostile(vec![], vec![rule], &names).await;
+    for name in names {
+        let r = c.record(name);
+        assert_eq!(r.outcome, Outcome::Unreachable, "{name}: {}", why(r));
+        assert_eq!(r.addresses, ["127.0.0.1"], "{name}");
+    }
+}
