@@ -97,6 +97,19 @@ pub fn answer_over_cap() -> Site {
     )
 }
 
+/// An `initialize` answer just under the cap sent one byte per write, nearly every piece
+/// ending in `}`: a reader that re-parses the answer on each such chunk does quadratic work.
+pub fn byte_chunks() -> Site {
+    let mut answer = json!({"jsonrpc": "2.0", "id": 1, "result": init_result()});
+    answer["pad"] = Value::Array((0..12_000).map(|_| json!({})).collect());
+    let body = serde_json::to_vec(&answer).unwrap_or_default();
+    let reply = Reply::bytes("application/json", body).trickle(1, Duration::ZERO);
+    mcp_site(
+        "byte-chunks.hostile.test",
+        &McpServer::python_stateless().fault_on("initialize", Fault::Reply(reply)),
+    )
+}
+
 /// 2,000 response headers of 1 KiB each on the homepage.
 pub fn huge_headers() -> Site {
     let mut home = Reply::html("<!doctype html><title>h</title>");
@@ -332,6 +345,7 @@ pub fn all() -> Vec<Site> {
         endless_stream(),
         many_events(),
         answer_over_cap(),
+        byte_chunks(),
         huge_headers(),
         compressed_bodies(),
         invalid_utf8(),

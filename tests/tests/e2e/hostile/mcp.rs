@@ -101,3 +101,11 @@ async fn hostile_hundred_thousand_tools() {
 async fn hostile_megabyte_descriptions() {
     assert_over_cap(&crawl_one(hostile::huge_descriptions()).await, "tools/list");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs incremental reading (issue 16 item 2)"]
+async fn hostile_answer_in_one_byte_chunks() {
+    let r = &crawl_one(hostile::byte_chunks()).await;
+    assert_eq!(r.outcome, Outcome::Partial, "{}", why(r));
+    assert_eq!(r.server_name.as_deref(), Some("hostile"), "{}", why(r));
+}
