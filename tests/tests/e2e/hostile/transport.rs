@@ -56,10 +56,13 @@ async fn hostile_huge_and_numerous_headers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_reset_mid_answer() {
     let r = &crawl_one(hostile::reset_mid_answer()).await;
+    // Over HTTP/2 the reset may overtake the response headers: either way, no verdict on
+    // the server from an answer it never finished.
     assert_eq!(r.outcome, Outcome::NotMeasured, "{}", why(r));
     assert!(
         r.outcome_reason
-            .contains("connection broke while initialize"),
+            .contains("connection broke while initialize's answer was being read")
+            || r.outcome_reason.contains("initialize got no answer"),
         "{}",
         why(r)
     );
