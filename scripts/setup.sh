@@ -3,6 +3,7 @@
 #  - python3 with the official MCP Python SDK (the real-server tests scan it)
 #  - Debian's chromium (the HTML report is opened in it headless)
 #  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
+#  - cargo-fuzz, when a nightly toolchain is installed (scripts/fuzz.sh)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
@@ -21,3 +22,7 @@ if ! python3 -c "import mcp.server.mcpserver" 2>/dev/null; then
     || python3 -m pip install --quiet --break-system-packages "mcp==${MCP_SDK_VERSION}"
 fi
 "$(dirname "$0")/clickhouse.sh" install
+# The fuzz targets (scripts/fuzz.sh, CI's short run) need nightly's cargo-fuzz.
+if ! command -v cargo-fuzz >/dev/null && cargo +nightly --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked --quiet
+fi

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use hickory_proto::op::{Edns, Message, MessageType, OpCode, ResponseCode};
-use hickory_proto::rr::rdata::{A, AAAA, SOA};
+use hickory_proto::rr::rdata::{A, AAAA, CNAME, SOA};
 use hickory_proto::rr::{Name, RData, Record, RecordType};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream, UdpSocket};
@@ -52,9 +52,15 @@ pub enum DnsBehaviour {
     Refused,
     /// No answer at all (the query is dropped): the client times out.
     NoAnswer,
+    /// A chain of CNAMEs (each name to the next), the last one answered with these addresses.
+    CnameChain(Vec<String>, Vec<IpAddr>),
+    /// An answer to a question that was not asked (another name, A records for it): garbage a
+    /// resolver must not take for the answer.
+    Garbage,
 }
 
-/// A per-name DNS rule. Names are matched exactly (case-insensitive, trailing dot ignored).
+/// A per-name DNS rule. Names are matched exactly (case-insensitive, trailing dot ignored);
+/// a rule for `*.example.test` answers every name below `example.test` that has no rule of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DnsRule {
     name: String,
@@ -259,6 +265,37 @@ impl DnsServer {
             DnsBehaviour::Refused => {
                 response.metadata.authoritative = false;
                 response.metadata.response_code = ResponseCode::Refused;
+            }
+            DnsBehaviour::CnameChain(chain, addrs) => {
+                let mut owner = query.name().clone();
+                for next in &chain {
+                    let Ok(target) = Name::from_ascii(format!("{next}.")) else {
+                        continue;
+                    };
+                    let rdata = RData::CNAME(CNAME(target.clone()));
+                    response.add_answer(Record::from_rdata(owner, ttl, rdata));
+                    owner = target;
+                }
+                for ip in addrs.iter().filter_map(|ip| match ip {
+                    IpAddr::V4(v4) => Some(RData::A(A(*v4))),
+                    IpAddr::V6(_) => None,
+                }) {
+                    response.add_answer(Record::from_rdata(owner.clone(), ttl, ip));
+                }
+            }
+            DnsBehaviour::Garbage => {
+                let other = Name::from_ascii("garbage.simweb.invalid.").unwrap_or_default();
+                let mut wrong = Message::response(meta.id, meta.op_code);
+                wrong.add_query(hickory_proto::op::Query::query(
+                    other.clone(),
+                    RecordType::A,
+                ));
+                wrong.add_answer(Record::from_rdata(
+                    other,
+                    ttl,
+                    RData::A(A(Ipv4Addr::new(127, 9, 9, 9))),
+                ));
+                return answer(wrong, delay);
             }
             DnsBehaviour::Answer(addrs) => {
                 let qtype = query.query_type();

@@ -33,6 +33,7 @@ mod config;
 pub mod demo;
 mod dns;
 mod error;
+pub mod hostile;
 pub mod mcp;
 mod record;
 mod registry;

@@ -44,8 +44,19 @@ impl Registry {
         dns.remove(name).is_some()
     }
 
+    /// The rule for `name`, else the nearest wildcard rule (`*.parent`) above it.
     pub(crate) fn dns_rule(&self, name: &str) -> Option<Arc<DnsRule>> {
         let dns = self.dns.read().unwrap_or_else(PoisonError::into_inner);
-        dns.get(name).cloned()
+        if let Some(rule) = dns.get(name) {
+            return Some(Arc::clone(rule));
+        }
+        let mut parent = name;
+        while let Some((_, rest)) = parent.split_once('.') {
+            if let Some(rule) = dns.get(&format!("*.{rest}")) {
+                return Some(Arc::clone(rule));
+            }
+            parent = rest;
+        }
+        None
     }
 }

@@ -5,6 +5,8 @@ mod dedupe;
 mod exclude;
 mod normalize;
 mod plan;
+#[cfg(test)]
+mod props;
 mod reader;
 mod shard;
 #[cfg(test)]

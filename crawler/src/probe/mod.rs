@@ -27,8 +27,8 @@ mod transport;
 mod tests;
 
 pub use auth::{
-    as_metadata_candidates, auth_kind, classify_auth, prm_candidates, resource_metadata_param,
-    AuthFacts,
+    as_metadata_candidates, auth_kind, classify_auth, first_authorization_server, issuer_matches,
+    prm_candidates, resource_metadata_param, AuthFacts,
 };
 pub use checklist::{checklist, ChecklistStep};
 pub use classify::{classify, deprecated_features, spec_version, Classification};

@@ -60,3 +60,12 @@ pub(crate) fn parse_header(bytes: &[u8; FRAME_HEADER_LEN]) -> (u32, u32) {
 pub(crate) fn decode(payload: &AlignedVec) -> Result<Record, rancor::Error> {
     rkyv::from_bytes::<Record, rancor::Error>(payload)
 }
+
+/// [`decode`] of bytes copied into an aligned buffer, for the fuzz targets (readers always
+/// decode from their own aligned buffer).
+#[doc(hidden)]
+pub fn decode_frame_checked(payload: &[u8]) -> Option<Record> {
+    let mut aligned = AlignedVec::<16>::with_capacity(payload.len());
+    aligned.extend_from_slice(payload);
+    decode(&aligned).ok()
+}

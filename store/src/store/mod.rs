@@ -10,9 +10,11 @@ mod segment;
 mod writer;
 
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod tests;
 
-pub use frame::{FRAME_HEADER_LEN, MAX_FRAME_LEN};
+pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
 pub use manifest::{new_run_id, RunManifest, RunStatus, MANIFEST_FILE};
 pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
 pub use root::{Store, DEFAULT_STORE_DIR};

@@ -8,6 +8,7 @@ mod check;
 mod cli;
 mod clickhouse;
 mod deep;
+mod hostile;
 mod mcp;
 mod network;
 mod report;

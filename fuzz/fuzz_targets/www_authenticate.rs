@@ -1,0 +1,20 @@
+//! A `WWW-Authenticate` challenge: its `resource_metadata` parameter, where the protected
+//! resource metadata is then looked for, and the auth classification.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use mcpcensus::probe::{
+    auth_kind, classify_auth, prm_candidates, resource_metadata_param, AuthFacts,
+};
+
+fuzz_target!(|data: &[u8]| {
+    let challenge = String::from_utf8_lossy(data).into_owned();
+    let _ = resource_metadata_param(&challenge);
+    let endpoint = url::Url::parse("https://fuzz.test/mcp").expect("static URL");
+    let _ = prm_candidates(&endpoint, Some(&challenge));
+    let facts = AuthFacts {
+        challenge: Some(challenge),
+        ..AuthFacts::default()
+    };
+    let _ = auth_kind(&facts);
+    let _ = classify_auth(&facts);
+});
