@@ -2,13 +2,14 @@
 //! read.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mcpcensus::session::{answer_in_body, classify, read_tools, INITIALIZE_ID, TOOLS_LIST_ID};
+use mcpcensus::mcp::{answer_in_body, read_message};
+use mcpcensus::session::{read_tools, INITIALIZE_ID, TOOLS_LIST_ID};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
     };
-    let _ = classify(&value);
+    let _ = read_message(&value);
     let _ = answer_in_body(&value, INITIALIZE_ID);
     let _ = answer_in_body(&value, TOOLS_LIST_ID);
     if let Some(result) = value.get("result") {

@@ -2,7 +2,7 @@
 //! the overflow path is reached too.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mcpcensus::session::SseParser;
+use mcpcensus::mcp::SseParser;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, stream)) = data.split_first() else {

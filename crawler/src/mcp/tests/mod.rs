@@ -1,2 +1,3 @@
 mod messages;
+mod props;
 mod sniff;

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use crate::session::{SseEvent, SseParser};
+use crate::mcp::{SseEvent, SseParser};
 
 /// Streams of the fields MCP servers send, with every line ending, comments, BOMs and stray
 /// bytes.
