@@ -82,6 +82,12 @@ pub enum StoreError {
     #[error("invalid ClickHouse database name {name:?}: letters, digits and _ only")]
     InvalidDatabase { name: String },
 
+    #[error("invalid ClickHouse cluster name {name:?}: letters, digits and _ only")]
+    InvalidCluster { name: String },
+
+    #[error("ClickHouse at {url} has no cluster {name:?} in system.clusters (its remote_servers)")]
+    UnknownCluster { name: String, url: String },
+
     /// Records left in the outage spool because ClickHouse did not come back in time.
     #[error("{records} records are still in the spool {path} (ClickHouse unreachable); replay them with `mcpcensus load {path} --clickhouse URL`")]
     SpoolNotDrained { path: PathBuf, records: u64 },

@@ -118,6 +118,9 @@ pub struct CrawlArgs {
     /// Continue the latest interrupted run (or the one named) instead of starting a new one.
     #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "latest")]
     pub resume: Option<String>,
+    /// Name the run [default: a new id]; the shard processes of one census share one id.
+    #[arg(long, value_name = "ID", conflicts_with = "resume")]
+    pub run_id: Option<String>,
     /// Normalize, dedupe, shard and exclude without any network; record what would be scanned.
     #[arg(long)]
     pub dry_run: bool,
@@ -217,6 +220,14 @@ pub enum SchemaAction {
         clickhouse: String,
         #[arg(long, value_name = "NAME")]
         database: Option<String>,
+        /// Create the sharded schema on this cluster (local tables behind Distributed tables),
+        /// with ON CLUSTER unless --node is given.
+        #[arg(long, value_name = "NAME")]
+        cluster: Option<String>,
+        /// Another node of the cluster (repeatable): the DDL goes to --clickhouse and each node
+        /// in turn instead of ON CLUSTER, for clusters without Keeper or ZooKeeper.
+        #[arg(long = "node", value_name = "URL", requires = "cluster")]
+        nodes: Vec<String>,
     },
 }
 

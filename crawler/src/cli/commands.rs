@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use mcpcensus_store::{new_run_id, now_ms, RunManifest, RunStatus, Store};
+use mcpcensus_store::{new_run_id, now_ms, validate_run_id, RunManifest, RunStatus, Store};
 
 use super::args::*;
 use crate::config::{defaults, Config};
@@ -33,8 +33,16 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
                 SchemaAction::Init {
                     clickhouse,
                     database,
+                    cluster,
+                    nodes,
                 },
-        }) => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
+        }) => match cluster {
+            None => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
+            Some(cluster) => {
+                let db = database.as_deref();
+                super::clickhouse::schema_init_cluster(&clickhouse, db, &cluster, &nodes).await
+            }
+        },
         Command::Grade(args) => super::grade::execute(&args),
     }
 }
@@ -70,7 +78,13 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let run_id = new_run_id();
+    let run_id = match &args.run_id {
+        Some(id) => {
+            validate_run_id(id)?;
+            id.clone()
+        }
+        None => new_run_id(),
+    };
     let mut manifest = RunManifest::new(
         run_id.clone(),
         now_ms(),

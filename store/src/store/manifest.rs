@@ -95,7 +95,7 @@ pub(crate) fn format_run_id(now_ms: u64, suffix: [u8; 3]) -> String {
 }
 
 /// Run ids name directories, so only plain names are accepted.
-pub(crate) fn validate_run_id(run_id: &str) -> Result<(), StoreError> {
+pub fn validate_run_id(run_id: &str) -> Result<(), StoreError> {
     let reason = if run_id.is_empty() {
         Some("empty")
     } else if run_id.len() > MAX_RUN_ID_LEN {

@@ -7,6 +7,7 @@
 mod check;
 mod cli;
 mod clickhouse;
+mod cluster;
 mod deep;
 mod mcp;
 mod network;
