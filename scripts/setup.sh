@@ -3,8 +3,12 @@
 #  - python3 with the official MCP Python SDK (the real-server tests scan it)
 #  - Debian's chromium (the HTML report is opened in it headless)
 #  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
+#  - chdb (ClickHouse 26.x in-process: the schema and queries are compared with 18.16's) and
+#    pyarrow (the Parquet export is read back with it)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
+CHDB_VERSION=4.4.0
+PYARROW_VERSION=26.0.1
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
 command -v python3 >/dev/null || need+=(python3 python3-pip)
@@ -19,5 +23,12 @@ if ! python3 -c "import mcp.server.mcpserver" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
     "mcp==${MCP_SDK_VERSION}" \
     || python3 -m pip install --quiet --break-system-packages "mcp==${MCP_SDK_VERSION}"
+fi
+pip_install() {
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$@" \
+    || python3 -m pip install --quiet --break-system-packages "$@"
+}
+if ! python3 -c "import chdb, pyarrow" 2>/dev/null; then
+  pip_install "chdb==${CHDB_VERSION}" "pyarrow==${PYARROW_VERSION}"
 fi
 "$(dirname "$0")/clickhouse.sh" install
