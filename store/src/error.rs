@@ -66,6 +66,12 @@ pub enum StoreError {
         source: serde_json::Error,
     },
 
+    #[error("writing the export table {path}")]
+    ExportTable {
+        path: PathBuf,
+        source: parquet::errors::ParquetError,
+    },
+
     #[error("writing JSON line {line}")]
     ExportWrite { line: u64, source: io::Error },
 

@@ -149,7 +149,12 @@ pub struct CheckArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
+    /// Whole records, one JSON object a line.
     Jsonl,
+    /// Flat tables (sites, tools, findings) as Parquet files in the -o folder.
+    Parquet,
+    /// The same flat tables as CSV files in the -o folder.
+    Csv,
 }
 
 #[derive(Debug, Args)]
@@ -162,7 +167,7 @@ pub struct ExportArgs {
     pub run: Option<String>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: ExportFormat,
-    /// Write here instead of standard output.
+    /// jsonl: write to this file instead of standard output; parquet, csv: the folder.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -23,7 +23,7 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Crawl(args) => crawl(args, argv, shutdown).await,
-        Command::Export(args) => export(args),
+        Command::Export(args) => super::export::execute(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => report(args).await,
@@ -92,6 +92,7 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         serde_json::to_value(redacted(&config))?,
         args.dry_run,
     );
+    manifest.provenance = crate::input::provenance(&sources).context("checksumming the inputs")?;
     // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
     // and with an explicit --out its records too. The server is checked before the run starts.
     let clickhouse = match &config.clickhouse.url {
@@ -197,40 +198,12 @@ fn redacted(config: &Config) -> Config {
     c
 }
 
-fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
+pub(super) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
     let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
     if !dir.is_dir() {
         bail!("no store at {} (use --from DIR)", dir.display());
     }
     Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
-}
-
-fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store(args.from.as_deref())?;
-    let run_id = match args.run {
-        Some(id) => id,
-        None => {
-            store
-                .latest_run()?
-                .context("the store holds no run")?
-                .run_id
-        }
-    };
-    let mut reader = store.read_run(&run_id)?;
-    let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let written = match args.format {
-        ExportFormat::Jsonl => mcpcensus_store::write_jsonl(&mut reader, out)?,
-    };
-    for damage in reader.damage() {
-        eprintln!("warning: {damage:?}");
-    }
-    tracing::info!(run_id = %run_id, records = written, "exported");
-    Ok(ExitCode::SUCCESS)
 }
 
 fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {

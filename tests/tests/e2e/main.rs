@@ -10,6 +10,7 @@ mod cli;
 mod clickhouse;
 mod cluster;
 mod deep;
+mod export_tables;
 mod mcp;
 mod network;
 mod report;
