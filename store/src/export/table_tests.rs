@@ -1,6 +1,7 @@
 //! The flat tables of a 10,000-site run (simulated records written straight into a store, as
 //! a crawl would write them), read back by pyarrow: the same row counts, outcomes, nulls and
-//! list lengths as the records, for Parquet and CSV. pyarrow comes from scripts/setup.sh;
+//! list lengths as the records, for Parquet and CSV; ClickHouse (chdb) counts the Parquet
+//! rows too. pyarrow and chdb come from scripts/setup.sh;
 //! without it the test fails under the suite (MCPCENSUS_TEST_CLICKHOUSE set) and is skipped
 //! otherwise.
 
@@ -61,6 +62,13 @@ names = sites.column("tool_names").to_pylist()
 if fmt == "csv":
     names = [json.loads(n) for n in names]
 meta = pq.read_metadata(f"{d}/sites.parquet").metadata if fmt == "parquet" else {}
+# ClickHouse (26.x, via chdb) reads the same Parquet files.
+clickhouse = [sites.num_rows, tools.num_rows, findings.num_rows]
+if fmt == "parquet":
+    import chdb
+    clickhouse = [int(str(chdb.query(f"SELECT count() FROM file('{d}/{t}.parquet', Parquet)",
+                                     "TabSeparated")).strip())
+                  for t in ("sites", "tools", "findings")]
 print(json.dumps({
     "sites": sites.num_rows, "tools": tools.num_rows, "findings": findings.num_rows,
     "outcomes": outcomes,
@@ -69,6 +77,7 @@ print(json.dumps({
     "tool_names": sum(len(n) for n in names),
     "distinct_keys": len(set(sites.column("site_key").to_pylist())),
     "evidence_newlines": sum(e.count("\n") for e in findings.column("evidence").to_pylist()),
+    "clickhouse_rows": clickhouse,
     "run_in_metadata": json.loads(meta[b"mcpcensus.run"])["run_id"] if meta else RUN_ID,
 }, sort_keys=True))
 "#;
@@ -88,19 +97,27 @@ fn expected(records: &[Record]) -> Value {
         "tool_names": records.iter().map(|r| r.tool_names.len()).sum::<usize>(),
         "distinct_keys": records.len(),
         "evidence_newlines": records.iter().map(|r| r.findings.len()).sum::<usize>(),
+        "clickhouse_rows": [
+            records.len(),
+            records.iter().map(|r| r.tools.len()).sum::<usize>(),
+            records.iter().map(|r| r.findings.len()).sum::<usize>(),
+        ],
         "run_in_metadata": RUN,
     })
 }
 
 fn pyarrow_available() -> bool {
     let ok = Command::new("python3")
-        .args(["-c", "import pyarrow"])
+        .args(["-c", "import pyarrow, chdb"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
         let suite = std::env::var("MCPCENSUS_TEST_CLICKHOUSE").is_ok_and(|v| !v.is_empty());
-        assert!(!suite, "pyarrow is missing: scripts/setup.sh installs it");
-        eprintln!("SKIPPED: python3 with pyarrow not found (scripts/setup.sh installs it)");
+        assert!(
+            !suite,
+            "pyarrow or chdb is missing: scripts/setup.sh installs them"
+        );
+        eprintln!("SKIPPED: python3 with pyarrow and chdb not found (scripts/setup.sh)");
     }
     ok
 }
