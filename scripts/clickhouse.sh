@@ -13,6 +13,8 @@
 #                                        tables are synchronous there (see docs/clickhouse.md)
 #   scripts/clickhouse.sh stop-cluster DIR
 # Ports: free ones are picked (override with CLICKHOUSE_HTTP_PORT / CLICKHOUSE_TCP_PORT).
+# CLICKHOUSE_EXTRA_CONFIG / CLICKHOUSE_EXTRA_PROFILE: XML added to the server's config / its
+# default profile (e.g. a query log), used by `start`.
 # Debian ships ClickHouse 18.16; the config's root tag is <yandex>. See docs/clickhouse.md.
 set -euo pipefail
 SERVER=/usr/sbin/clickhouse-server
