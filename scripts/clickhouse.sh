@@ -6,7 +6,15 @@
 #   scripts/clickhouse.sh stop DIR       stops the server started in DIR (by its PID; SIGTERM,
 #                                        then SIGKILL after 10 s)
 #   scripts/clickhouse.sh kill DIR       kills it at once (SIGKILL): a crash, for outage tests
+#   scripts/clickhouse.sh start-cluster DIR [NAME]
+#                                        starts two servers (DIR/shard1, DIR/shard2) configured as
+#                                        one two-shard cluster NAME (default mcpcensus) and prints
+#                                        both HTTP URLs, one a line; inserts into Distributed
+#                                        tables are synchronous there (see docs/clickhouse.md)
+#   scripts/clickhouse.sh stop-cluster DIR
 # Ports: free ones are picked (override with CLICKHOUSE_HTTP_PORT / CLICKHOUSE_TCP_PORT).
+# CLICKHOUSE_EXTRA_CONFIG / CLICKHOUSE_EXTRA_PROFILE: XML added to the server's config / its
+# default profile (e.g. a query log), used by `start`.
 # Debian ships ClickHouse 18.16; the config's root tag is <yandex>. See docs/clickhouse.md.
 set -euo pipefail
 SERVER=/usr/sbin/clickhouse-server
@@ -29,7 +37,7 @@ free_port() {
 }
 
 write_config() {
-  local dir=$1 http=$2 tcp=$3
+  local dir=$1 http=$2 tcp=$3 extra=${4:-} profile_extra=${5:-}
   mkdir -p "$dir/etc" "$dir/data" "$dir/tmp" "$dir/user_files" "$dir/format_schemas" "$dir/log"
   cat > "$dir/etc/config.xml" <<XML
 <?xml version="1.0"?>
@@ -56,6 +64,7 @@ write_config() {
   <max_concurrent_queries>100</max_concurrent_queries>
   <!-- Idle HTTP connections are closed after this; shutdown waits for open ones. -->
   <keep_alive_timeout>2</keep_alive_timeout>
+$extra
 </yandex>
 XML
   cat > "$dir/etc/users.xml" <<XML
@@ -64,6 +73,7 @@ XML
   <profiles>
     <default>
       <max_memory_usage>4000000000</max_memory_usage>
+$profile_extra
     </default>
   </profiles>
   <users>
@@ -107,7 +117,7 @@ start() {
     http=${CLICKHOUSE_HTTP_PORT:-$(free_port)}; tcp=${CLICKHOUSE_TCP_PORT:-$(free_port)}
     echo "$http $tcp" > "$dir/ports"
   fi
-  write_config "$dir" "$http" "$tcp"
+  write_config "$dir" "$http" "$tcp" "${CLICKHOUSE_EXTRA_CONFIG:-}" "${CLICKHOUSE_EXTRA_PROFILE:-}"
   "$SERVER" --config-file="$dir/etc/config.xml" >"$dir/log/stdout.log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" > "$dir/pid"
@@ -142,10 +152,38 @@ kill_now() {
   rm -f "$dir/pid"
 }
 
+# Two servers on loopback as one cluster of two shards (one replica each). The shards' TCP
+# ports are picked first because both configs name both servers.
+start_cluster() {
+  local dir=${1:?usage: clickhouse.sh start-cluster DIR [NAME]} name=${2:-mcpcensus}
+  mkdir -p "$dir/shard1" "$dir/shard2"; dir=$(cd "$dir" && pwd)
+  local i shards=""
+  for i in 1 2; do
+    if [ ! -f "$dir/shard$i/ports" ]; then echo "$(free_port) $(free_port)" > "$dir/shard$i/ports"; fi
+    local http tcp; read -r http tcp < "$dir/shard$i/ports"
+    shards="$shards<shard><replica><host>127.0.0.1</host><port>$tcp</port></replica></shard>"
+  done
+  # Synchronous inserts into Distributed tables: a batch the sink reports inserted is on its
+  # shard, so a report right after the crawl sees every row.
+  for i in 1 2; do
+    CLICKHOUSE_EXTRA_CONFIG="<remote_servers><$name>$shards</$name></remote_servers>" \
+    CLICKHOUSE_EXTRA_PROFILE="<insert_distributed_sync>1</insert_distributed_sync>" \
+      start "$dir/shard$i" >/dev/null
+  done
+  cat "$dir/shard1/url" "$dir/shard2/url"
+}
+
+stop_cluster() {
+  local dir=${1:?usage: clickhouse.sh stop-cluster DIR}
+  stop "$dir/shard1"; stop "$dir/shard2"
+}
+
 case "${1:-}" in
   install) install ;;
   start) start "${2:-}" ;;
   stop) stop "${2:-}" ;;
   kill) kill_now "${2:-}" ;;
-  *) die "usage: $0 install | start [DIR] | stop DIR | kill DIR" ;;
+  start-cluster) start_cluster "${2:-}" "${3:-}" ;;
+  stop-cluster) stop_cluster "${2:-}" ;;
+  *) die "usage: $0 install | start [DIR] | stop DIR | kill DIR | start-cluster DIR [NAME] | stop-cluster DIR" ;;
 esac

@@ -4,8 +4,14 @@
 #  - Debian's chromium (the HTML report is opened in it headless)
 #  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
 #  - cargo-fuzz, when a nightly toolchain is installed (scripts/fuzz.sh)
+#  - chdb (ClickHouse 26.x in-process: the schema and queries are compared with 18.16's) and
+#    pyarrow (the Parquet export is read back with it), PyYAML (the Kubernetes manifests'
+#    test parses them)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
+CHDB_VERSION=4.4.0
+PYARROW_VERSION=26.0.1
+PYYAML_VERSION=6.0.3
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
 command -v python3 >/dev/null || need+=(python3 python3-pip)
@@ -20,6 +26,13 @@ if ! python3 -c "import mcp.server.mcpserver" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
     "mcp==${MCP_SDK_VERSION}" \
     || python3 -m pip install --quiet --break-system-packages "mcp==${MCP_SDK_VERSION}"
+fi
+pip_install() {
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$@" \
+    || python3 -m pip install --quiet --break-system-packages "$@"
+}
+if ! python3 -c "import chdb, pyarrow, yaml" 2>/dev/null; then
+  pip_install "chdb==${CHDB_VERSION}" "pyarrow==${PYARROW_VERSION}" "pyyaml==${PYYAML_VERSION}"
 fi
 "$(dirname "$0")/clickhouse.sh" install
 # The fuzz targets (scripts/fuzz.sh, CI's short run) need nightly's cargo-fuzz.

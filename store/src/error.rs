@@ -66,6 +66,12 @@ pub enum StoreError {
         source: serde_json::Error,
     },
 
+    #[error("writing the export table {path}")]
+    ExportTable {
+        path: PathBuf,
+        source: parquet::errors::ParquetError,
+    },
+
     #[error("writing JSON line {line}")]
     ExportWrite { line: u64, source: io::Error },
 
@@ -81,6 +87,12 @@ pub enum StoreError {
 
     #[error("invalid ClickHouse database name {name:?}: letters, digits and _ only")]
     InvalidDatabase { name: String },
+
+    #[error("invalid ClickHouse cluster name {name:?}: letters, digits and _ only")]
+    InvalidCluster { name: String },
+
+    #[error("ClickHouse at {url} has no cluster {name:?} in system.clusters (its remote_servers)")]
+    UnknownCluster { name: String, url: String },
 
     /// Records left in the outage spool because ClickHouse did not come back in time.
     #[error("{records} records are still in the spool {path} (ClickHouse unreachable); replay them with `mcpcensus load {path} --clickhouse URL`")]

@@ -12,11 +12,12 @@ mod testutil;
 
 pub use derived::{document_kinds, scanned, server_fingerprint};
 pub use error::StoreError;
-pub use export::write_jsonl;
+pub use export::{write_jsonl, write_tables, TableFormat};
 pub use record::*;
 pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
-    decode_frame_checked, new_run_id, Damage, DamageKind, RunManifest, RunReader, RunStatus,
-    RunWriter, SegmentReader, SegmentWriter, Store, WriterOptions,
+    decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
+    Provenance, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader, SegmentWriter, Store,
+    WriterOptions,
 };

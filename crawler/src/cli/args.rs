@@ -118,6 +118,9 @@ pub struct CrawlArgs {
     /// Continue the latest interrupted run (or the one named) instead of starting a new one.
     #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "latest")]
     pub resume: Option<String>,
+    /// Name the run [default: a new id]; the shard processes of one census share one id.
+    #[arg(long, value_name = "ID", conflicts_with = "resume")]
+    pub run_id: Option<String>,
     /// Normalize, dedupe, shard and exclude without any network; record what would be scanned.
     #[arg(long)]
     pub dry_run: bool,
@@ -146,7 +149,12 @@ pub struct CheckArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
+    /// Whole records, one JSON object a line.
     Jsonl,
+    /// Flat tables (sites, tools, findings) as Parquet files in the -o folder.
+    Parquet,
+    /// The same flat tables as CSV files in the -o folder.
+    Csv,
 }
 
 #[derive(Debug, Args)]
@@ -159,7 +167,7 @@ pub struct ExportArgs {
     pub run: Option<String>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: ExportFormat,
-    /// Write here instead of standard output.
+    /// jsonl: write to this file instead of standard output; parquet, csv: the folder.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -219,6 +227,14 @@ pub enum SchemaAction {
         clickhouse: String,
         #[arg(long, value_name = "NAME")]
         database: Option<String>,
+        /// Create the sharded schema on this cluster (local tables behind Distributed tables),
+        /// with ON CLUSTER unless --node is given.
+        #[arg(long, value_name = "NAME")]
+        cluster: Option<String>,
+        /// Another node of the cluster (repeatable): the DDL goes to --clickhouse and each node
+        /// in turn instead of ON CLUSTER, for clusters without Keeper or ZooKeeper.
+        #[arg(long = "node", value_name = "URL", requires = "cluster")]
+        nodes: Vec<String>,
     },
 }
 

@@ -73,6 +73,33 @@ pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
+/// `mcpcensus schema init --cluster NAME [--node URL...]`: with nodes, the statements go to
+/// `url` and each node in turn; without, once with `ON CLUSTER`.
+pub async fn schema_init_cluster(
+    url: &str,
+    database: Option<&str>,
+    cluster: &str,
+    nodes: &[String],
+) -> anyhow::Result<ExitCode> {
+    let ddl = if nodes.is_empty() {
+        ch::ClusterDdl::OnCluster
+    } else {
+        ch::ClusterDdl::PerNode
+    };
+    for node in std::iter::once(url).chain(nodes.iter().map(String::as_str)) {
+        let target = target(node, database, &ClickHouseSettings::default())?;
+        let conn = connect(&target).await?;
+        ch::init_cluster_schema(&conn, cluster, ddl)
+            .await
+            .with_context(|| format!("creating the cluster schema on {node}"))?;
+        println!(
+            "cluster schema ready: database {} of cluster {cluster} on {node} (ClickHouse {})",
+            target.database, conn.version
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `mcpcensus load DIR`: an embedded store, one of its runs, or a spool.
 pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
     if !args.dir.is_dir() {
@@ -131,6 +158,8 @@ fn default_backoff() -> Backoff {
 pub struct CrawlClickHouse {
     conn: Connection,
     started_at_ms: u64,
+    /// The `runs` row's source: `crawl`, or `crawl shard K/N` (one row per shard on a cluster).
+    source: String,
 }
 
 impl CrawlClickHouse {
@@ -143,9 +172,14 @@ impl CrawlClickHouse {
         let target = target(url, None, &config.clickhouse)?;
         let conn = connect(&target).await?;
         ch::init_schema(&conn).await?;
+        let source = match config.input.shard {
+            s if s == crate::input::Shard::ALL => "crawl".to_owned(),
+            s => format!("crawl shard {s}"),
+        };
         let this = CrawlClickHouse {
             conn,
             started_at_ms,
+            source,
         };
         this.record_run(run_id, "running", 0).await?;
         Ok(this)
@@ -169,7 +203,7 @@ impl CrawlClickHouse {
     }
 
     async fn record_run(&self, run_id: &str, status: &str, sites: u64) -> anyhow::Result<()> {
-        let mut row = RunRow::new(run_id, self.started_at_ms, status, "crawl", sites);
+        let mut row = RunRow::new(run_id, self.started_at_ms, status, &self.source, sites);
         row.server_version = self.conn.version.clone();
         ch::record_run(&self.conn, &row).await?;
         Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use mcpcensus_store::{new_run_id, now_ms, RunManifest, RunStatus, Store};
+use mcpcensus_store::{new_run_id, now_ms, validate_run_id, RunManifest, RunStatus, Store};
 
 use super::args::*;
 use crate::config::{defaults, Config};
@@ -23,7 +23,7 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Crawl(args) => crawl(args, argv, shutdown).await,
-        Command::Export(args) => export(args),
+        Command::Export(args) => super::export::execute(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => super::report::report(args).await,
@@ -33,8 +33,16 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
                 SchemaAction::Init {
                     clickhouse,
                     database,
+                    cluster,
+                    nodes,
                 },
-        }) => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
+        }) => match cluster {
+            None => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
+            Some(cluster) => {
+                let db = database.as_deref();
+                super::clickhouse::schema_init_cluster(&clickhouse, db, &cluster, &nodes).await
+            }
+        },
         Command::Grade(args) => super::grade::execute(&args),
     }
 }
@@ -70,7 +78,13 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let run_id = new_run_id();
+    let run_id = match &args.run_id {
+        Some(id) => {
+            validate_run_id(id)?;
+            id.clone()
+        }
+        None => new_run_id(),
+    };
     let mut manifest = RunManifest::new(
         run_id.clone(),
         now_ms(),
@@ -78,6 +92,7 @@ async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow
         serde_json::to_value(redacted(&config))?,
         args.dry_run,
     );
+    manifest.provenance = crate::input::provenance(&sources).context("checksumming the inputs")?;
     // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
     // and with an explicit --out its records too. The server is checked before the run starts.
     let clickhouse = match &config.clickhouse.url {
@@ -189,34 +204,6 @@ pub(super) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store
         bail!("no store at {} (use --from DIR)", dir.display());
     }
     Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
-}
-
-fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store(args.from.as_deref())?;
-    let run_id = match args.run {
-        Some(id) => id,
-        None => {
-            store
-                .latest_run()?
-                .context("the store holds no run")?
-                .run_id
-        }
-    };
-    let mut reader = store.read_run(&run_id)?;
-    let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let written = match args.format {
-        ExportFormat::Jsonl => mcpcensus_store::write_jsonl(&mut reader, out)?,
-    };
-    for damage in reader.damage() {
-        eprintln!("warning: {damage:?}");
-    }
-    tracing::info!(run_id = %run_id, records = written, "exported");
-    Ok(ExitCode::SUCCESS)
 }
 
 fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {

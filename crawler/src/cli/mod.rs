@@ -4,7 +4,10 @@ mod args;
 pub mod check;
 mod clickhouse;
 mod commands;
+#[cfg(test)]
+mod deploy_tests;
 mod explain;
+mod export;
 mod grade;
 mod report;
 #[cfg(test)]

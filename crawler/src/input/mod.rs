@@ -7,6 +7,7 @@ mod normalize;
 mod plan;
 #[cfg(test)]
 mod props;
+mod provenance;
 mod reader;
 mod shard;
 #[cfg(test)]
@@ -16,5 +17,6 @@ pub use dedupe::Dedupe;
 pub use exclude::Exclusions;
 pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};
 pub use plan::{excluded_reason, InputCounts, Planned, Planner};
+pub use provenance::{provenance, PSL_CRATE_VERSION};
 pub use reader::{LineReader, RawLine, Source};
 pub use shard::Shard;

@@ -3,6 +3,7 @@
 //! See `configs/clickhouse/schema.sql` and `docs/clickhouse.md`.
 
 mod client;
+mod cluster;
 mod load;
 mod rows;
 mod schema;
@@ -12,6 +13,7 @@ mod spool;
 mod tests;
 
 pub use client::{connect, Backoff, Connection, Password, Target};
+pub use cluster::{cluster_schema_statements, init_cluster_schema, ClusterDdl, CLUSTER_SCHEMA_SQL};
 pub use load::{load_dir, LoadSummary};
 pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
 pub use schema::{init_schema, schema_statements, SCHEMA_SQL};

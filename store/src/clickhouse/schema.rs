@@ -8,7 +8,15 @@ pub const SCHEMA_SQL: &str = include_str!("../../../configs/clickhouse/schema.sq
 
 /// The schema's statements for `database`, comments removed, in order.
 pub fn schema_statements(database: &str) -> Vec<String> {
-    let text: String = SCHEMA_SQL
+    split_statements(SCHEMA_SQL)
+        .into_iter()
+        .map(|s| s.replace("{db}", database))
+        .collect()
+}
+
+/// A DDL file's statements, `--` comment lines removed, split at `;`.
+pub(crate) fn split_statements(sql: &str) -> Vec<String> {
+    let text: String = sql
         .lines()
         .filter(|l| !l.trim_start().starts_with("--"))
         .map(|l| format!("{l}\n"))
@@ -16,7 +24,7 @@ pub fn schema_statements(database: &str) -> Vec<String> {
     text.split(';')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.replace("{db}", database))
+        .map(str::to_owned)
         .collect()
 }
 
@@ -32,7 +40,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
             .to_owned();
         with_timeout(&what, conn.server.query(&statement).execute()).await?;
     }
-    add_missing_columns(conn).await?;
+    add_missing_columns(conn, "sites", None).await?;
     tracing::info!(database = %conn.target.database, "ClickHouse schema ready");
     Ok(())
 }
@@ -47,25 +55,34 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 3] = [
     ("server_fingerprint", "String"),
 ];
 
-async fn add_missing_columns(conn: &Connection) -> Result<(), StoreError> {
+/// Adds the [`ADDED_SITES_COLUMNS`] that `table` lacks (`ON CLUSTER` when `cluster` is given).
+pub(crate) async fn add_missing_columns(
+    conn: &Connection,
+    table: &str,
+    cluster: Option<&str>,
+) -> Result<(), StoreError> {
     let db = &conn.target.database;
+    let on_cluster = cluster
+        .map(|c| format!(" ON CLUSTER {c}"))
+        .unwrap_or_default();
     for (name, ty) in ADDED_SITES_COLUMNS {
         let present: u64 = with_timeout(
             "checking the sites columns",
             conn.server
                 .query(
                     "SELECT count() FROM system.columns \
-                     WHERE database = ? AND table = 'sites' AND name = ?",
+                     WHERE database = ? AND table = ? AND name = ?",
                 )
                 .bind(db.as_str())
+                .bind(table)
                 .bind(name)
                 .fetch_one(),
         )
         .await?;
         if present == 0 {
-            let sql = format!("ALTER TABLE {db}.sites ADD COLUMN {name} {ty}");
+            let sql = format!("ALTER TABLE {db}.{table}{on_cluster} ADD COLUMN {name} {ty}");
             with_timeout(&sql, conn.server.query(&sql).execute()).await?;
-            tracing::info!(column = name, "added a column to sites");
+            tracing::info!(column = name, table, "added a column");
         }
     }
     Ok(())

@@ -41,6 +41,29 @@ pub struct RunManifest {
     /// Records per outcome and other totals, filled in at the end.
     pub counts: BTreeMap<String, u64>,
     pub schema_version: u16,
+    /// What makes the run's dataset citable; empty in manifests written before it existed.
+    #[serde(default)]
+    pub provenance: Provenance,
+}
+
+/// The build and inputs of a run (the settings are `config`); exports carry it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// e.g. `mcpcensus 0.1.0`.
+    pub mcpcensus_version: String,
+    /// The public suffix list compiled in (the `psl` crate version, which tracks the list).
+    pub public_suffix_list: String,
+    pub inputs: Vec<InputChecksum>,
+}
+
+/// One input list as read: standard input has no size or checksum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputChecksum {
+    /// The path as given, or `-`.
+    pub input: String,
+    pub bytes: Option<u64>,
+    /// XXH3-64 of the file's bytes (compressed ones as stored), 16 hex digits.
+    pub xxh3_64: Option<String>,
 }
 
 impl RunManifest {
@@ -62,6 +85,7 @@ impl RunManifest {
             dry_run,
             counts: BTreeMap::new(),
             schema_version: SCHEMA_VERSION,
+            provenance: Provenance::default(),
         }
     }
 }
@@ -95,7 +119,7 @@ pub(crate) fn format_run_id(now_ms: u64, suffix: [u8; 3]) -> String {
 }
 
 /// Run ids name directories, so only plain names are accepted.
-pub(crate) fn validate_run_id(run_id: &str) -> Result<(), StoreError> {
+pub fn validate_run_id(run_id: &str) -> Result<(), StoreError> {
     let reason = if run_id.is_empty() {
         Some("empty")
     } else if run_id.len() > MAX_RUN_ID_LEN {

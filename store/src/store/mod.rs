@@ -15,7 +15,9 @@ mod props;
 mod tests;
 
 pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
-pub use manifest::{new_run_id, RunManifest, RunStatus, MANIFEST_FILE};
+pub use manifest::{
+    new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, MANIFEST_FILE,
+};
 pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
 pub use root::{Store, DEFAULT_STORE_DIR};
 pub use segment::{list_segments, segment_file_name, SEGMENT_HEADER_LEN, SEGMENT_MAGIC};

@@ -4,10 +4,13 @@
 // Test helpers fail the test by panicking, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
+mod chdb;
 mod check;
 mod cli;
 mod clickhouse;
+mod cluster;
 mod deep;
+mod export_tables;
 mod hostile;
 mod mcp;
 mod network;
