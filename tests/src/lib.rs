@@ -34,6 +34,7 @@ pub mod demo;
 mod dns;
 mod error;
 pub mod mcp;
+pub mod mix;
 mod record;
 mod registry;
 mod reply;
