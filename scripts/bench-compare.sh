@@ -5,7 +5,9 @@
 # connection each. Prints each tool's sites/s, client CPU ms per site and MCP servers found,
 # then the ratios. curl runs over the first CURL_SITES sites only (it is ~100× slower).
 # usage: scripts/bench-compare.sh [SITES] [CONCURRENCY] [DELAY_MS] [CURL_SITES]
-# BENCH_BASE=BINARY adds a row for another crawler binary (a kept earlier build).
+# BENCH_BASE=BINARY adds a row for another crawler binary (a kept earlier build);
+# BENCH_CRAWL_FLAGS adds crawl flags (e.g. "--per-host-rps 1000 --per-host-burst 16" to lift
+# the per-host politeness the other tools do not have).
 set -euo pipefail
 sites=${1:-2000}
 concurrency=${2:-500}
@@ -55,12 +57,14 @@ PY
 
 # crawl [BINARY]: the crawler (default the fresh build; BENCH_BASE names a kept copy to run
 # alongside, e.g. the build before a change).
+# shellcheck disable=SC2086 # BENCH_CRAWL_FLAGS is a word list
 crawl() {
   local bin=${1:-$top/target/release/mcpcensus}
   rm -rf "$work/store"
   "$bin" crawl "$list" --quiet --out "$work/store" \
     --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$ca" --allow-net 127.0.0.0/8 \
-    --concurrency "$concurrency" --per-ip-rps 100000 --per-ip-connections 100000 2>&1
+    --concurrency "$concurrency" --per-ip-rps 100000 --per-ip-connections 100000 \
+    ${BENCH_CRAWL_FLAGS:-} 2>&1
   "$bin" export --from "$work/store" --format jsonl \
     | python3 -c "import json,sys; print(sum(1 for l in sys.stdin if json.loads(l)['outcome'] == 'pass'))"
 }
@@ -82,7 +86,7 @@ h2() {
 }
 
 export -f crawl sdk curls h2
-export top work list ca port sites concurrency ips SIMWEB_DIR
+export top work list ca port sites concurrency ips SIMWEB_DIR BENCH_CRAWL_FLAGS
 measure crawler "$sites" "$present" crawl
 [ -z "${BENCH_BASE:-}" ] || measure baseline "$sites" "$present" crawl "$BENCH_BASE"
 measure sdk "$sites" "$present" sdk
