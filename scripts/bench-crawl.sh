@@ -20,10 +20,13 @@ ticks=$(getconf CLK_TCK)
 web_cpu() { awk -v t="$ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
 web_before=$(web_cpu)
 bin=${BENCH_BIN:-$top/target/release/mcpcensus}
-# Samples the store's size twice a second: the steady-state rate is read off the middle of
-# the run (10% to 90% of the records), apart from the start-up and the slow tail.
+# Samples the store's size and the crawler's RSS twice a second: the steady-state rate is
+# read off the middle of the run (10% to 90% of the records), apart from the start-up and the
+# slow tail, and the RSS at each quarter of the records shows whether memory stays flat.
 ( while sleep 0.5; do
-    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {print s+0}')"
+    pid=$(pgrep -n -f -- "--out $work/store")
+    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {print s+0}') ${rss:-0}"
   done > "$work/progress.txt" ) &
 sampler=$!
 # shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists

@@ -32,11 +32,7 @@ def read_time(path):
 
 def steady_rate(path, n):
     """Sites/s between 10% and 90% of the store's final size (records are similar in size)."""
-    samples = []
-    for line in open(path):
-        parts = line.split()
-        if len(parts) == 2:
-            samples.append((float(parts[0]), int(parts[1])))
+    samples = [(t, b) for t, b, _ in read_progress(path)]
     if not samples or samples[-1][1] == 0:
         return 0.0
     final = max(b for _, b in samples)
@@ -45,6 +41,31 @@ def steady_rate(path, n):
     if lo is None or hi is None or hi <= lo:
         return 0.0
     return 0.8 * n / (hi - lo)
+
+
+def read_progress(path):
+    """`(time, store bytes, crawler RSS KB)` samples."""
+    samples = []
+    for line in open(path):
+        parts = line.split()
+        if len(parts) == 3:
+            samples.append((float(parts[0]), int(parts[1]), int(parts[2])))
+    return samples
+
+
+def rss_by_quarter(path):
+    """The crawler's RSS (MB) when 25%, 50%, 75% and 100% of the store was written."""
+    samples = read_progress(path)
+    if not samples:
+        return []
+    final = max(b for _, b, _ in samples) or 1
+    out = []
+    for q in (0.25, 0.5, 0.75, 1.0):
+        # The last samples can come after the crawler exited: then its last RSS seen.
+        last = next((r for _, _, r in reversed(samples) if r > 0), 0)
+        rss = next((r for _, b, r in samples if b >= q * final and r > 0), last)
+        out.append(f"{rss / 1024:.0f}")
+    return out
 
 
 def main():
@@ -82,6 +103,8 @@ def main():
         f"mcp_lost={present - found} cpu_ceiling_sites_per_s={ideal:.0f} "
         f"steady_over_ideal={steady / ideal if ideal else 0:.2f}"
     )
+    if progress:
+        print("rss_mb_at_25_50_75_100_percent=" + "/".join(rss_by_quarter(progress)))
     print("outcomes: " + " ".join(f"{k}={v}" for k, v in sorted(outcomes.items())))
     for reason, count in lost.most_common():
         print(f"  lost {count}: {reason}")
