@@ -40,5 +40,5 @@ kill "$sampler"
 simweb_stop
 "$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
 python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$SIMWEB_DIR/kinds.txt" \
-  "$SIMWEB_DIR/requests.txt" "$work/time.txt" "$(echo "$web_after - $web_before" | bc -l)" \
+  "$SIMWEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
   "$concurrency" "$delay_ms" "$work/progress.txt"

@@ -3,6 +3,7 @@
 #  - python3 with the official MCP Python SDK (the real-server tests scan it)
 #  - Debian's chromium (the HTML report is opened in it headless)
 #  - Debian's ClickHouse server and client (the ClickHouse sink's tests run against it)
+#  - GNU time and h2load (the crawl benchmarks, scripts/bench-*.sh)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
@@ -11,6 +12,8 @@ command -v python3 >/dev/null || need+=(python3 python3-pip)
 command -v cc >/dev/null || need+=(gcc)
 command -v chromium >/dev/null || need+=(chromium)
 command -v curl >/dev/null || need+=(curl)
+[ -x /usr/bin/time ] || need+=(time)
+command -v h2load >/dev/null || need+=(nghttp2-client)
 if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
