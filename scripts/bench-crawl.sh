@@ -1,18 +1,44 @@
 #!/usr/bin/env bash
-# Crawl throughput over a simulated web on loopback (default 10,000 sites): sites/s, the
-# crawler's CPU seconds per 1,000 sites and its peak RSS. The simulated web runs in its own
-# process so its CPU is not counted.
-# usage: scripts/bench-crawl.sh [SITES] [CONCURRENCY]
+# Crawl benchmark over a simulated web on loopback, the web in its own process (its CPU is
+# measured apart). Prints sites/s, the crawler's CPU ms per site, peak RSS, requests per
+# site, MCP servers found/present (and why any was lost), and achieved ÷ ideal throughput,
+# the ideal being the CPU-bound ceiling: cores ÷ (crawler + web CPU per site), against the
+# steady-state rate (the middle 80% of the records, apart from start-up and the slow tail).
+# usage: scripts/bench-crawl.sh [SITES] [CONCURRENCY] [DELAY_MS] [MIX]
+#   MIX: realistic (default: 97% plain, 2% card + MCP server, 1% 401/429/503/redirect)
+#        or tenth (one in ten an MCP server, plus the demo sites)
+# Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
+# (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the
+# crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind").
 set -euo pipefail
 sites=${1:-10000}
 concurrency=${2:-1000}
-source "$(dirname "$0")/simweb-start.sh" "$sites" 50
-/usr/bin/time -v "$top/target/release/mcpcensus" crawl "$SIMWEB_DIR/list.txt" --quiet \
+delay_ms=${3:-0}
+export BENCH_MIX=${4:-realistic}
+source "$(dirname "$0")/simweb-start.sh" "$sites" 50 "$BENCH_MIX" "$delay_ms"
+ticks=$(getconf CLK_TCK)
+web_cpu() { awk -v t="$ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
+web_before=$(web_cpu)
+bin=${BENCH_BIN:-$top/target/release/mcpcensus}
+# Samples the store's size and the crawler's RSS twice a second: the steady-state rate is
+# read off the middle of the run (10% to 90% of the records), apart from the start-up and the
+# slow tail, and the RSS at each quarter of the records shows whether memory stays flat.
+( while sleep 0.5; do
+    pid=$(pgrep -n -f -- "--out $work/store")
+    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {print s+0}') ${rss:-0}"
+  done > "$work/progress.txt" ) &
+sampler=$!
+# shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists
+/usr/bin/time -v ${BENCH_WRAP:-} "$bin" crawl "$SIMWEB_DIR/list.txt" --quiet \
   --out "$work/store" --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$SIMWEB_DIR/ca.pem" \
-  --allow-net 127.0.0.0/8 --concurrency "$concurrency" --per-ip-rps 2000 \
-  --per-ip-connections 256 2> "$work/time.txt" || { cat "$work/time.txt"; exit 1; }
-awk -v n="$(wc -l < "$SIMWEB_DIR/list.txt")" -F': ' '
-  /User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
-  /Elapsed \(wall clock\)/ {w=$2; split(w, p, ":"); secs = (length(p) == 3) ? p[1]*3600+p[2]*60+p[3] : p[1]*60+p[2]}
-  END {printf "sites=%d wall=%.1fs rate=%.0f sites/s cpu=%.2fs per 1000 sites peak_rss=%.0f MB\n",
-       n, secs, n/secs, (u+s)*1000/n, r/1024}' "$work/time.txt"
+  --allow-net 127.0.0.0/8 --concurrency "$concurrency" --per-ip-rps 100000 \
+  --per-ip-connections 100000 ${BENCH_CRAWL_FLAGS:-} 2> "$work/time.txt" \
+  || { kill "$sampler"; cat "$work/time.txt"; exit 1; }
+web_after=$(web_cpu)
+kill "$sampler"
+simweb_stop
+"$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
+python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$SIMWEB_DIR/kinds.txt" \
+  "$SIMWEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
+  "$concurrency" "$delay_ms" "$work/progress.txt"

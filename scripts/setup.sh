@@ -7,6 +7,7 @@
 #  - chdb (ClickHouse 26.x in-process: the schema and queries are compared with 18.16's) and
 #    pyarrow (the Parquet export is read back with it), PyYAML (the Kubernetes manifests'
 #    test parses them)
+#  - GNU time and h2load (the crawl benchmarks, scripts/bench-*.sh)
 set -euo pipefail
 MCP_SDK_VERSION=2.3.0
 CHDB_VERSION=4.4.0
@@ -18,6 +19,8 @@ command -v python3 >/dev/null || need+=(python3 python3-pip)
 command -v cc >/dev/null || need+=(gcc)
 command -v chromium >/dev/null || need+=(chromium)
 command -v curl >/dev/null || need+=(curl)
+[ -x /usr/bin/time ] || need+=(time)
+command -v h2load >/dev/null || need+=(nghttp2-client)
 if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"

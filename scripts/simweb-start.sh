@@ -1,13 +1,19 @@
 # Sourced by scripts that crawl a simulated web: builds the release binaries and starts
-# `simweb $SIMWEB_DIR $1 $2` in the background, serving until the sourcing script exits.
-# Sets: top, work (a temporary folder removed on exit), SIMWEB_DIR.
+# `simweb $SIMWEB_DIR ARGS...` in the background, serving until the sourcing script exits
+# (or calls simweb_stop). Sets: top, work (a temporary folder removed on exit), SIMWEB_DIR,
+# SIMWEB_PID.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
 trap 'exec 3>&-; rm -rf "$work"' EXIT
 SIMWEB_DIR="$work/web"
-cargo build --release -q -p mcpcensus -p mcpcensus-simweb --bins --manifest-path "$top/Cargo.toml"
+# BENCH_NO_BUILD=1 runs the binaries as they are (e.g. to measure a kept copy).
+[ -n "${BENCH_NO_BUILD:-}" ] \
+  || cargo build --release -q -p mcpcensus -p mcpcensus-simweb --bins --manifest-path "$top/Cargo.toml"
 mkfifo "$work/hold"
-"$top/target/release/simweb" "$SIMWEB_DIR" "$1" "$2" < "$work/hold" &
+"$top/target/release/simweb" "$SIMWEB_DIR" "$@" < "$work/hold" &
+SIMWEB_PID=$!
 exec 3> "$work/hold"
 for _ in $(seq 600); do [ -f "$SIMWEB_DIR/ready" ] && break; sleep 0.1; done
 [ -f "$SIMWEB_DIR/ready" ] || { echo "simweb did not start"; exit 1; }
+# Stops the web and waits for it to write its request count.
+simweb_stop() { exec 3>&-; wait "$SIMWEB_PID" || true; }

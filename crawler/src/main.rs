@@ -6,6 +6,11 @@ use clap::Parser;
 use mcpcensus::cli::{execute, Cli};
 use mcpcensus::run::Shutdown;
 
+/// A crawl allocates and frees many small buffers per site on every worker thread; mimalloc's
+/// thread-local free lists cost less CPU per site than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(&cli);

@@ -20,6 +20,8 @@ pub const DEFAULT_LISTEN_BACKLOG: u32 = 4096;
 pub const DEFAULT_H2_MAX_STREAMS: u32 = 256;
 /// How long `shutdown` lets open connections finish.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+/// Added before every site's answer (the round trip of a distant server; benchmarks).
+pub const DEFAULT_ANSWER_DELAY: Duration = Duration::ZERO;
 /// Requests kept per host.
 pub const DEFAULT_RECORD_PER_HOST: usize = 10_000;
 /// Hosts whose requests are kept apart.
@@ -52,6 +54,8 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// What is recorded.
     pub record: RecordLimits,
+    /// Added before every site's answer.
+    pub answer_delay: Duration,
 }
 
 impl Default for Config {
@@ -72,6 +76,7 @@ impl Default for Config {
                 body_cap: DEFAULT_RECORD_BODY_CAP,
                 body_budget: DEFAULT_RECORD_BODY_BUDGET,
             },
+            answer_delay: DEFAULT_ANSWER_DELAY,
         }
     }
 }

@@ -35,6 +35,7 @@ mod dns;
 mod error;
 pub mod hostile;
 pub mod mcp;
+pub mod mix;
 mod record;
 mod registry;
 mod reply;

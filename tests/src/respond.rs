@@ -74,8 +74,9 @@ pub(crate) async fn respond(
             _ => break,
         };
     }
-    if !reply.head_delay.is_zero() {
-        tokio::time::sleep(reply.head_delay).await;
+    let delay = reply.head_delay + shared.config.answer_delay;
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
     }
     match &reply.kind {
         Kind::Reset => Err(ResetByScript),

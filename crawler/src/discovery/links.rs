@@ -86,12 +86,26 @@ pub fn links_from_headers(headers: &HeaderMap, page: &Url) -> Vec<FoundLink> {
 /// content is inert and skipped as well.
 pub fn links_from_html(body: &[u8], page: &Url) -> Vec<FoundLink> {
     let body = &body[..body.len().min(HTML_SCAN_LIMIT)];
+    // Only `<link` and `<base` tags matter, and each such tag starts at a literal `<link` or
+    // `<base` (ASCII case-insensitive): once the tokenizer has seen as many of those tags as
+    // the bytes hold, nothing further can matter, so tokenizing stops there (at once for a
+    // page without any).
+    let mut pending = openings(body, b"<link") + openings(body, b"<base");
+    if pending == 0 {
+        return Vec::new();
+    }
     let mut emitter = DefaultEmitter::default();
     emitter.naively_switch_states(true);
     let mut base: Option<Url> = None;
     let mut template_depth = 0usize;
     let mut links: Vec<(String, Vec<String>)> = Vec::new();
     for Ok(token) in Tokenizer::new_with_emitter(body, emitter) {
+        if let Token::StartTag(tag) = &token {
+            let name = tag.name.as_slice();
+            if name.starts_with(b"link") || name.starts_with(b"base") {
+                pending -= 1;
+            }
+        }
         match token {
             Token::StartTag(tag) => match tag.name.as_slice() {
                 b"template" => template_depth += 1,
@@ -113,6 +127,9 @@ pub fn links_from_html(body: &[u8], page: &Url) -> Vec<FoundLink> {
             }
             _ => {}
         }
+        if pending == 0 {
+            break;
+        }
     }
     let base = base.unwrap_or_else(|| page.clone());
     let mut found = Vec::new();
@@ -120,6 +137,14 @@ pub fn links_from_html(body: &[u8], page: &Url) -> Vec<FoundLink> {
         push_matches(&mut found, &href, &rels, &base, false);
     }
     found
+}
+
+/// How often `needle` (lower-case ASCII) occurs in `haystack`, ignoring ASCII case.
+fn openings(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .filter(|window| window.eq_ignore_ascii_case(needle))
+        .count()
 }
 
 fn attribute(tag: &StartTag<()>, name: &[u8]) -> Option<String> {

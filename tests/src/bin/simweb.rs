@@ -1,16 +1,20 @@
 //! Serves a simulated web on loopback for demos and benchmarks.
 //!
-//! usage: simweb DIR [SITES] [IPS]
+//! usage: simweb DIR [SITES] [IPS] [MIX] [DELAY_MS]
 //!
-//! Starts the demo sites plus SITES generated ones (one in ten an MCP server, spread over IPS
-//! loopback addresses 127.0.10.x), writes DIR/list.txt (the crawl input), DIR/ca.pem,
-//! DIR/dns.txt (the DNS server's address) and finally DIR/ready, then serves until its
-//! standard input closes.
+//! Starts SITES generated sites spread over IPS loopback addresses 127.0.10.x: with MIX
+//! `tenth` (the default) one in ten an MCP server, plus the demo sites; with `realistic` 97%
+//! plain, 2% with a server card and an MCP server, 1% answering 401, 429, 503 or a redirect.
+//! Every answer waits DELAY_MS first (default 0). Writes DIR/list.txt (the crawl input),
+//! DIR/ca.pem, DIR/dns.txt (the DNS server's address), DIR/kinds.txt (sites per kind) and
+//! finally DIR/ready, then serves until its standard input closes, and writes
+//! DIR/requests.txt (requests the sites answered) on the way out.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use mcpcensus_simweb::mcp::McpServer;
-use mcpcensus_simweb::{demo, Reply, SimWeb, Site};
+use mcpcensus_simweb::mix::{self, Kind, Mix};
+use mcpcensus_simweb::{demo, Config, RecordLimits, SimWeb};
 
 #[tokio::main]
 async fn main() {
@@ -22,44 +26,67 @@ async fn main() {
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let dir = PathBuf::from(args.next().ok_or("usage: simweb DIR [SITES] [IPS]")?);
-    let sites: u32 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
-    let ips: u32 = args
+    let dir = PathBuf::from(
+        args.next()
+            .ok_or("usage: simweb DIR [SITES] [IPS] [MIX] [DELAY_MS]")?,
+    );
+    let sites: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
+    let ips: u64 = args
         .next()
         .map(|s| s.parse())
         .transpose()?
         .unwrap_or(50)
         .clamp(1, 250);
+    let mix: Mix = args
+        .next()
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(Mix::Tenth);
+    let delay_ms: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
     std::fs::create_dir_all(&dir)?;
-    let web = SimWeb::builder()
-        .sites(demo::demo_sites())
-        .dns_rules(demo::demo_dns_rules())
-        .max_connections(65_536)
-        .start()
-        .await?;
-    let mut list: Vec<String> = demo::DEMO_SITES
-        .iter()
-        .map(|(name, _)| web.input(name))
-        .collect();
-    list.extend(
-        demo::DEMO_DNS_FAULTS
-            .iter()
-            .map(|(name, _)| format!("{name}:{}", web.port())),
-    );
+    let config = Config {
+        max_connections: 65_536,
+        answer_delay: Duration::from_millis(delay_ms),
+        // Benchmarks read counts only; keeping every request of a million sites would cost
+        // the web gigabytes.
+        record: RecordLimits {
+            per_host: 16,
+            max_hosts: 1_000,
+            body_cap: 4096,
+            body_budget: 16 * 1024 * 1024,
+        },
+        ..Config::default()
+    };
+    let mut builder = SimWeb::builder().config(config);
+    if mix == Mix::Tenth {
+        builder = builder
+            .sites(demo::demo_sites())
+            .dns_rules(demo::demo_dns_rules());
+    }
+    let web = builder.start().await?;
+    let mut list: Vec<String> = Vec::new();
+    if mix == Mix::Tenth {
+        list.extend(demo::DEMO_SITES.iter().map(|(name, _)| web.input(name)));
+        list.extend(
+            demo::DEMO_DNS_FAULTS
+                .iter()
+                .map(|(name, _)| format!("{name}:{}", web.port())),
+        );
+    }
+    let mut kinds = [0u64; Kind::ALL.len()];
     for i in 0..sites {
         let name = format!("site{i}.bench.test");
         let ip = [127, 0, 10, (i % ips) as u8 + 1];
-        let site = if i % 10 == 0 {
-            mcp_site(&name).ip(ip)
-        } else {
-            Site::new(&name)
-                .ip(ip)
-                .route("/", Reply::html("<html><body>a page</body></html>"))
-        };
-        web.add_site(site)?;
+        web.add_site(mix::site(mix, i, &name, ip.into(), web.port()))?;
+        kinds[mix::kind(mix, i) as usize] += 1;
         list.push(web.input(&name));
     }
     std::fs::write(dir.join("list.txt"), list.join("\n") + "\n")?;
+    let counts: String = Kind::ALL
+        .iter()
+        .map(|kind| format!("{} {}\n", kind.name(), kinds[*kind as usize]))
+        .collect();
+    std::fs::write(dir.join("kinds.txt"), counts)?;
     web.write_ca_pem(dir.join("ca.pem"))?;
     std::fs::write(dir.join("dns.txt"), web.dns_addr().to_string())?;
     std::fs::write(dir.join("ready"), "")?;
@@ -75,17 +102,10 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut sink);
     })
     .await?;
+    std::fs::write(
+        dir.join("requests.txt"),
+        format!("{}\n", web.total_requests()),
+    )?;
     web.shutdown().await;
     Ok(())
-}
-
-/// A stateless MCP server at /mcp (TypeScript v2 style), advertised by a Link header.
-fn mcp_site(name: &str) -> Site {
-    let server = McpServer::ts_v2().tools_named(&["search"]);
-    Site::new(name)
-        .route(
-            "/",
-            Reply::html("<html><body>MCP</body></html>").header("link", "</mcp>; rel=\"mcp\""),
-        )
-        .mcp("/mcp", &server)
 }

@@ -4,6 +4,7 @@
 mod bodies;
 pub(crate) mod client;
 mod dns;
+mod mix;
 mod records;
 mod routes;
 mod tls;

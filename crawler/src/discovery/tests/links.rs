@@ -173,3 +173,20 @@ fn html_past_the_scan_limit_is_not_read() {
     assert!(html_links(&html).is_empty());
     assert!(links_from_html(b"\xff\xfe<link rel=mcp href=/x>", &url(PAGE)).len() == 1);
 }
+
+#[test]
+fn tokenizing_stops_only_after_every_link_and_base_tag() {
+    // The tokenizer stops once it has seen as many `<link`/`<base` tags as the bytes hold; a
+    // hidden one (comment), a look-alike tag name and a late `<base>` must not end it early.
+    let html = r#"<head><link rel="mcp" href="a"><!-- <link rel=mcp href=hidden> --></head>
+        <body><linkage rel=mcp href=no><LINK rel=mcp href=b><p>text</p>
+        <BASE href="https://cdn.example.com/x/"><p>after</p></body>"#;
+    assert_eq!(
+        html_links(html),
+        [
+            mcp("https://cdn.example.com/x/a", "mcp"),
+            mcp("https://cdn.example.com/x/b", "mcp"),
+        ]
+    );
+    assert!(html_links("<html><body><p>no link here</p></body></html>").is_empty());
+}
