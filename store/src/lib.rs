@@ -17,6 +17,6 @@ pub use record::*;
 pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
-    new_run_id, Damage, DamageKind, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
-    SegmentWriter, Store, WriterOptions,
+    new_run_id, Damage, DamageKind, ResumePass, RunManifest, RunReader, RunStatus, RunWriter,
+    SegmentReader, SegmentWriter, Store, WriterOptions,
 };

@@ -2,9 +2,12 @@
 
 mod crawl;
 mod intake;
+mod local;
 mod progress;
+mod resume;
 mod scanner;
 mod sink;
+mod site;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -12,8 +15,10 @@ mod writer;
 
 pub use crawl::{crawl, CrawlJob, Shutdown};
 pub use intake::{SiteJob, Work};
+pub use local::local_cause;
 pub use progress::{Counters, ProgressMode};
+pub use resume::DoneSet;
 pub use scanner::{ScanFuture, Scanner};
 pub use sink::{MemorySink, RecordSink, TeeSink};
 pub use summary::{Ending, Summary};
-pub use writer::WrittenCounts;
+pub use writer::{WriterEnd, WrittenCounts};

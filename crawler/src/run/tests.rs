@@ -28,6 +28,7 @@ fn job(sources: Vec<Source>, scanner: Option<Arc<dyn Scanner>>, sink: MemorySink
         max_duration: None,
         grace: Duration::from_millis(50),
         progress: ProgressMode::Quiet,
+        resume: None,
     }
 }
 

@@ -22,8 +22,11 @@ const MAX_RUN_ID_LEN: usize = 128;
 pub enum RunStatus {
     Running,
     Complete,
-    /// Stopped early (Ctrl-C, `--max-duration`); `--resume` continues it.
+    /// Stopped early (Ctrl-C, SIGTERM, `--max-duration`); `--resume` continues it.
     Interrupted,
+    /// Stopped because records could not be written (`failure` says why); `--resume`
+    /// continues it once the problem is fixed.
+    Failed,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,6 +44,13 @@ pub struct RunManifest {
     /// Records per outcome and other totals, filled in at the end.
     pub counts: BTreeMap<String, u64>,
     pub schema_version: u16,
+    /// Why the run failed (status `failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// What decides which sites are in the run (input files, shard, exclusions), so
+    /// `--resume` can refuse when they changed. Opaque to the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<serde_json::Value>,
 }
 
 impl RunManifest {
@@ -62,6 +72,8 @@ impl RunManifest {
             dry_run,
             counts: BTreeMap::new(),
             schema_version: SCHEMA_VERSION,
+            failure: None,
+            selection: None,
         }
     }
 }
