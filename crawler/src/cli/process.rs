@@ -31,3 +31,16 @@ pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
         }
     })
 }
+
+/// Parses `argv` (program name first) and runs it, as the binary does; a usage error prints
+/// clap's message and gives exit code 2.
+pub fn run_argv(argv: Vec<String>) -> ExitCode {
+    use clap::Parser;
+    match Cli::try_parse_from(&argv) {
+        Ok(cli) => run(cli, argv),
+        Err(e) => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+    }
+}

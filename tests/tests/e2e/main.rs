@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod check;
+mod child;
 mod cli;
 mod clickhouse;
 mod deep;
@@ -17,4 +18,5 @@ mod sdk;
 mod seed000;
 mod seed000_sites;
 mod seed002;
+mod unattended;
 mod util;

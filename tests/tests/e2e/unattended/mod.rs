@@ -1,0 +1,7 @@
+//! Unattended runs: signals, kill -9 and resume, a low open-files limit, a failing sink.
+
+mod fixture;
+mod kill;
+mod limits;
+mod signals;
+mod sink;
