@@ -1,5 +1,6 @@
 //! Records, the embedded store and its exports.
 
+pub mod bound;
 pub mod clickhouse;
 pub mod derived;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod store;
 #[cfg(test)]
 mod testutil;
 
+pub use bound::bound;
 pub use derived::{document_kinds, scanned, server_fingerprint};
 pub use error::StoreError;
 pub use export::write_jsonl;

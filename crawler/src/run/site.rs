@@ -36,7 +36,8 @@ pub(super) fn spawn(
 ) {
     ctx.counters.in_flight.fetch_add(1, Ordering::Relaxed);
     tasks.spawn(async move {
-        let record = scan_with_retries(&ctx, site).await;
+        let mut record = scan_with_retries(&ctx, site).await;
+        mcpcensus_store::bound(&mut record);
         ctx.counters.in_flight.fetch_sub(1, Ordering::Relaxed);
         if ctx.records.send(record).await.is_err() {
             ctx.sink_failed.cancel();
