@@ -1,6 +1,8 @@
 //! Records, the embedded store and its exports.
 
 pub mod bound;
+#[cfg(test)]
+mod bound_tests;
 pub mod clickhouse;
 pub mod derived;
 pub mod error;

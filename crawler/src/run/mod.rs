@@ -11,6 +11,8 @@ mod site;
 mod summary;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_faults;
 mod writer;
 
 pub use crawl::{crawl, CrawlJob, Shutdown};

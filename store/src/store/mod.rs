@@ -12,6 +12,8 @@ mod writer;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_resume;
 
 pub use frame::{FRAME_HEADER_LEN, MAX_FRAME_LEN};
 pub use manifest::{new_run_id, RunManifest, RunStatus, MANIFEST_FILE};

@@ -4,5 +4,7 @@ mod command;
 pub mod limits;
 mod open;
 mod selection;
+#[cfg(test)]
+mod tests;
 
 pub use command::{crawl, crawl_with, SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};
