@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use super::frame;
 use super::reader::{Damage, SegmentReader};
-use super::root::Store;
+use super::root::{lock_run, Store};
 use super::segment::{list_segments, segment_header, sync_dir};
+use super::writer::{RunWriter, SegmentWriter};
 use crate::error::{io_err, StoreError};
 use crate::record::Record;
 
@@ -32,24 +33,35 @@ pub struct ResumePass {
 }
 
 impl Store {
-    /// Reads every record of `run_id` once, calling `keep` on each; records it rejects are
-    /// removed from the run. Call before [`Store::resume_run`].
-    pub fn prepare_resume(
+    /// Reopens `run_id` for appending like [`Store::resume_run`], after one pass over its
+    /// records that calls `keep` on each; records it rejects are removed from the run. The
+    /// run's writer lock is held from before the pass.
+    pub fn resume_run_keeping(
         &self,
         run_id: &str,
-        mut keep: impl FnMut(&Record) -> bool,
-    ) -> Result<ResumePass, StoreError> {
+        keep: impl FnMut(&Record) -> bool,
+    ) -> Result<(RunWriter, ResumePass), StoreError> {
         let dir = self.read_run(run_id)?.dir().to_owned();
-        let mut pass = ResumePass::default();
-        for (_, path) in list_segments(&dir)? {
-            let dropped = scan_segment(&path, &mut keep, &mut pass)?;
-            if !dropped.is_empty() {
-                rewrite_without(&dir, &path, &dropped)?;
-                pass.rewritten_segments += 1;
-            }
-        }
-        Ok(pass)
+        let lock = lock_run(&dir, run_id)?;
+        let pass = drop_rejected(&dir, keep)?;
+        let segments = SegmentWriter::resume(&dir, self.options())?;
+        Ok((RunWriter::new(run_id, segments, lock), pass))
     }
+}
+
+fn drop_rejected(
+    dir: &Path,
+    mut keep: impl FnMut(&Record) -> bool,
+) -> Result<ResumePass, StoreError> {
+    let mut pass = ResumePass::default();
+    for (_, path) in list_segments(dir)? {
+        let dropped = scan_segment(&path, &mut keep, &mut pass)?;
+        if !dropped.is_empty() {
+            rewrite_without(dir, &path, &dropped)?;
+            pass.rewritten_segments += 1;
+        }
+    }
+    Ok(pass)
 }
 
 /// Offsets of the frames of `path` that `keep` rejects.

@@ -51,8 +51,8 @@ fn the_resume_pass_drops_placeholders_and_keeps_the_rest_in_order() {
         .unwrap();
 
     let mut seen = Vec::new();
-    let pass = store
-        .prepare_resume(RUN, |r| {
+    let (mut writer, pass) = store
+        .resume_run_keeping(RUN, |r| {
             seen.push(r.input_line);
             r.outcome != Outcome::NotStarted
         })
@@ -62,8 +62,12 @@ fn the_resume_pass_drops_placeholders_and_keeps_the_rest_in_order() {
     assert_eq!(pass.kept, 34);
     assert!(pass.rewritten_segments >= 1);
 
+    // A second writer is refused while this one lives.
+    assert!(matches!(
+        store.resume_run(RUN),
+        Err(crate::StoreError::RunLocked { .. })
+    ));
     // Appending after the pass: the new record follows the kept ones, nothing is lost.
-    let mut writer = store.resume_run(RUN).unwrap();
     writer.append(&record(99, Outcome::Pass)).unwrap();
     writer.finish().unwrap();
     let lines: Vec<u64> = store
@@ -76,7 +80,7 @@ fn the_resume_pass_drops_placeholders_and_keeps_the_rest_in_order() {
     assert_eq!(lines, want);
 
     // A second pass finds nothing to drop.
-    let again = store.prepare_resume(RUN, |_| true).unwrap();
+    let (_, again) = store.resume_run_keeping(RUN, |_| true).unwrap();
     assert_eq!(
         (again.kept, again.dropped, again.rewritten_segments),
         (35, 0, 0)

@@ -61,7 +61,7 @@ pub fn resume_run(
     let mut done = DoneSet::default();
     let mut counts = WrittenCounts::default();
     // Placeholders of a stopped run are dropped: those sites are scanned now.
-    let pass = store.prepare_resume(&manifest.run_id, |r| {
+    let (writer, pass) = store.resume_run_keeping(&manifest.run_id, |r| {
         if r.outcome == Outcome::NotStarted {
             return false;
         }
@@ -69,7 +69,6 @@ pub fn resume_run(
         counts.add(r);
         true
     })?;
-    let writer = store.resume_run(&manifest.run_id)?;
     tracing::info!(
         run_id = %manifest.run_id,
         kept = pass.kept,
