@@ -119,6 +119,16 @@ impl Store {
         Ok(RunWriter::new(run_id, segments, lock))
     }
 
+    /// Takes run `run_id`'s writer lock if no process holds it (`None` if one does); hold the
+    /// file while working on the run's data.
+    pub fn try_lock_run(&self, run_id: &str) -> Result<Option<fs::File>, StoreError> {
+        match lock_run(&self.existing_run_dir(run_id)?, run_id) {
+            Ok(lock) => Ok(Some(lock)),
+            Err(StoreError::RunLocked { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Every run with a manifest, sorted by run id (so by start time). Directories without a
     /// manifest (a crash inside `create_run`) are skipped.
     pub fn runs(&self) -> Result<Vec<RunManifest>, StoreError> {

@@ -89,9 +89,13 @@ pub async fn crawl_with(
         }
         None => None,
     };
+    // Without --out the store keeps only the manifest; its writer stays open (unused) so the
+    // run's lock is held while the run lives.
+    let mut lock_holder = None;
     let sink: Box<dyn RecordSink> = match &clickhouse {
         None => Box::new(writer),
         Some(ch) => {
+            ch.drain_leftover_spools(&store, &run_id).await?;
             let ch_sink = Box::new(ch.sink(&config, &run_id).await?);
             if args.out.is_some() {
                 Box::new(TeeSink {
@@ -99,7 +103,7 @@ pub async fn crawl_with(
                     second: ch_sink,
                 })
             } else {
-                writer.finish()?;
+                lock_holder = Some(writer);
                 ch_sink
             }
         }
@@ -134,6 +138,9 @@ pub async fn crawl_with(
         }
     };
     record_end(&store, &mut manifest, &summary)?;
+    if let Some(writer) = lock_holder {
+        writer.finish()?;
+    }
     if let Some(ch) = &clickhouse {
         let status = format!("{:?}", manifest.status).to_lowercase();
         ch.finish_run(&run_id, &status, summary.written.records)
