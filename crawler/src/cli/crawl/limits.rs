@@ -39,13 +39,14 @@ pub fn plan(
     concurrency: usize,
 ) -> anyhow::Result<FdPlan> {
     let needed = fds_needed(concurrency);
+    // As high as allowed, not just to `needed`: other work in the process (a ClickHouse sink,
+    // tests running servers in-process) needs descriptors too.
     let hard = match (hard, root_ceiling) {
         (None, _) => u64::MAX,
-        (Some(h), Some(ceiling)) if h < needed => ceiling.max(h).min(needed.max(h)),
-        (Some(h), _) => h,
+        (Some(h), Some(ceiling)) => ceiling.max(h),
+        (Some(h), None) => h,
     };
-    let soft_now = soft.unwrap_or(u64::MAX);
-    let soft = soft_now.max(needed.min(hard));
+    let soft = soft.unwrap_or(u64::MAX).max(hard);
     if soft >= needed {
         return Ok(FdPlan {
             soft,
@@ -80,8 +81,8 @@ pub fn fit_concurrency(concurrency: usize) -> anyhow::Result<usize> {
     let set = setrlimit(
         Resource::Nofile,
         Rlimit {
-            current: Some(want.soft),
-            maximum: now.maximum.map(|_| want.hard),
+            current: (want.soft != u64::MAX).then_some(want.soft),
+            maximum: (want.hard != u64::MAX).then_some(want.hard),
         },
     );
     if let Err(e) = set {
