@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use mcpcensus_store::{now_ms, RunManifest, RunStatus, Store};
+use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
 
 use super::open::{new_run, resume_run, OpenedRun};
 use super::selection::Selection;
@@ -81,33 +81,8 @@ pub async fn crawl_with(
         resume,
     } = opened;
     let run_id = manifest.run_id.clone();
-    // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
-    // and with an explicit --out its records too. The server is checked before the run starts.
-    let clickhouse = match &config.clickhouse.url {
-        Some(url) => {
-            Some(CrawlClickHouse::start(&config, url, &run_id, manifest.started_at).await?)
-        }
-        None => None,
-    };
-    // Without --out the store keeps only the manifest; its writer stays open (unused) so the
-    // run's lock is held while the run lives.
-    let mut lock_holder = None;
-    let sink: Box<dyn RecordSink> = match &clickhouse {
-        None => Box::new(writer),
-        Some(ch) => {
-            ch.drain_leftover_spools(&store, &run_id).await?;
-            let ch_sink = Box::new(ch.sink(&config, &run_id).await?);
-            if args.out.is_some() {
-                Box::new(TeeSink {
-                    first: Box::new(writer),
-                    second: ch_sink,
-                })
-            } else {
-                lock_holder = Some(writer);
-                ch_sink
-            }
-        }
-    };
+    let (clickhouse, sink, lock_holder) =
+        build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
     let job = CrawlJob {
         run_id: run_id.clone(),
         total_bytes: LineReader::total_bytes(&sources),
@@ -155,6 +130,40 @@ pub async fn crawl_with(
         Ending::Interrupted => shutdown.exit_code(EXIT_INTERRUPTED),
         Ending::Failed => EXIT_FAILED,
     }))
+}
+
+/// The run's sink: the embedded store, ClickHouse, or both (`tee`: an explicit `--out`).
+/// With --clickhouse, records stream there; the run's manifest stays in the embedded store,
+/// and with an explicit --out its records too. The server is checked before the run starts.
+/// Without --out the store's writer stays open (unused) so the run's lock is held while the
+/// run lives; it is returned for the caller to finish.
+async fn build_sink(
+    config: &Config,
+    store: &Store,
+    manifest: &RunManifest,
+    writer: RunWriter,
+    tee: bool,
+) -> anyhow::Result<(
+    Option<CrawlClickHouse>,
+    Box<dyn RecordSink>,
+    Option<RunWriter>,
+)> {
+    let run_id = &manifest.run_id;
+    let Some(url) = &config.clickhouse.url else {
+        return Ok((None, Box::new(writer), None));
+    };
+    let ch = CrawlClickHouse::start(config, url, run_id, manifest.started_at).await?;
+    ch.drain_leftover_spools(store, run_id).await?;
+    let ch_sink = Box::new(ch.sink(config, run_id).await?);
+    if tee {
+        let sink = Box::new(TeeSink {
+            first: Box::new(writer),
+            second: ch_sink,
+        });
+        Ok((Some(ch), sink, None))
+    } else {
+        Ok((Some(ch), ch_sink, Some(writer)))
+    }
 }
 
 fn sources(inputs: &[String]) -> anyhow::Result<Vec<Source>> {
