@@ -60,6 +60,10 @@ pub enum StoreError {
     #[error("writer for {path} failed earlier and accepts no more records")]
     WriterFailed { path: PathBuf },
 
+    /// Another process is writing this run (two writers would interleave their frames).
+    #[error("run {run_id} is being written by another process (lock {path} is held)")]
+    RunLocked { run_id: String, path: PathBuf },
+
     #[error("encoding JSON line {line}")]
     ExportEncode {
         line: u64,

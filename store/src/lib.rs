@@ -1,5 +1,8 @@
 //! Records, the embedded store and its exports.
 
+pub mod bound;
+#[cfg(test)]
+mod bound_tests;
 pub mod clickhouse;
 pub mod derived;
 pub mod error;
@@ -10,6 +13,7 @@ pub mod store;
 #[cfg(test)]
 mod testutil;
 
+pub use bound::bound;
 pub use derived::{document_kinds, scanned, server_fingerprint};
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
@@ -18,6 +22,6 @@ pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
     decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
-    Provenance, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader, SegmentWriter, Store,
-    WriterOptions,
+    Provenance, ResumePass, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
+    SegmentWriter, Store, WriterOptions,
 };

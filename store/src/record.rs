@@ -354,6 +354,10 @@ pub struct Record {
     pub documents: Vec<DocumentLog>,
     pub requests: Vec<RequestLog>,
     pub timings: Timings,
+    /// What [`crate::bound`] cut to keep the record within its caps, e.g.
+    /// `findings: 2500 of 166000 kept`; `None` when nothing was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<String>,
 }
 
 impl Record {
@@ -404,6 +408,7 @@ impl Record {
             documents: Vec::new(),
             requests: Vec::new(),
             timings: Timings::default(),
+            truncated: None,
         }
     }
 }

@@ -195,6 +195,43 @@ impl CrawlClickHouse {
         Ok(sink)
     }
 
+    /// Loads the spools other runs left under `out` (a crawl that died during an outage) and
+    /// removes them once loaded; a spool whose run another process is writing is left alone.
+    pub async fn drain_leftover_spools(
+        &self,
+        store: &mcpcensus_store::Store,
+        current_run: &str,
+    ) -> anyhow::Result<()> {
+        let root = store.root().join(SPOOL_DIR);
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            return Ok(());
+        };
+        for entry in entries.flatten() {
+            let run_id = entry.file_name().to_string_lossy().into_owned();
+            if run_id == current_run || !entry.path().is_dir() {
+                continue;
+            }
+            // A run the store does not know, or one being written now, is not ours to drain.
+            let Ok(Some(_lock)) = store.try_lock_run(&run_id) else {
+                continue;
+            };
+            let summary = ch::load_dir(
+                &self.conn,
+                &entry.path(),
+                ch::sink::DEFAULT_BATCH_ROWS,
+                ch::sink::DEFAULT_INSERT_ATTEMPTS,
+                &default_backoff(),
+                ch::sink::DEFAULT_INSERT_TIMEOUT,
+            )
+            .await
+            .with_context(|| format!("draining the spool of run {run_id}"))?;
+            std::fs::remove_dir_all(entry.path())
+                .with_context(|| format!("removing {}", entry.path().display()))?;
+            tracing::info!(run_id = %run_id, records = summary.records, "drained a spool left by an earlier run");
+        }
+        Ok(())
+    }
+
     /// The run's final `runs` row; a failure is logged, not fatal (the records are in).
     pub async fn finish_run(&self, run_id: &str, status: &str, sites: u64) {
         if let Err(e) = self.record_run(run_id, status, sites).await {

@@ -6,23 +6,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use mcpcensus_store::{new_run_id, now_ms, validate_run_id, RunManifest, RunStatus, Store};
+use mcpcensus_store::Store;
 
 use super::args::*;
 use crate::config::{defaults, Config};
-use crate::input::{Exclusions, LineReader, Planner, Source};
+use crate::input::Exclusions;
 use crate::net::Net;
-use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, TeeSink};
+use crate::run::Shutdown;
 use crate::scan::{ScanSettings, SiteScanner};
-
-/// Exit code when `--max-duration` stopped the run before the input was done.
-pub const EXIT_INCOMPLETE: u8 = 3;
-/// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Crawl(args) => crawl(args, argv, shutdown).await,
+        Command::Crawl(args) => super::crawl::crawl(args, argv, shutdown).await,
         Command::Export(args) => super::export::execute(args),
         Command::Runs(args) => runs(args),
         Command::Check(args) => super::check::execute(args).await,
@@ -45,125 +40,6 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         },
         Command::Grade(args) => super::grade::execute(&args),
     }
-}
-
-fn not_yet(what: &str, lands_with: &str) -> anyhow::Result<ExitCode> {
-    bail!("`{what}` is not available in this build yet: it lands with {lands_with}")
-}
-
-async fn crawl(args: CrawlArgs, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
-    let config = args.load_config()?;
-    if args.resume.is_some() {
-        return not_yet("--resume", "the reliability work");
-    }
-    let sources: Vec<Source> = args.inputs.iter().map(|a| Source::parse(a)).collect();
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
-        bail!("standard input (-) can be read only once");
-    }
-    for s in &sources {
-        if let Source::File(p) = s {
-            if !p.is_file() {
-                bail!("input {} is not a readable file", p.display());
-            }
-        }
-    }
-    if !args.dry_run {
-        warn_if_no_session_room(&config);
-    }
-    let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
-    let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
-        None
-    } else {
-        Some(Arc::new(build_scanner(&config, exclusions.clone())?))
-    };
-    let store = Store::open(&config.crawl.out)
-        .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let run_id = match &args.run_id {
-        Some(id) => {
-            validate_run_id(id)?;
-            id.clone()
-        }
-        None => new_run_id(),
-    };
-    let mut manifest = RunManifest::new(
-        run_id.clone(),
-        now_ms(),
-        argv,
-        serde_json::to_value(redacted(&config))?,
-        args.dry_run,
-    );
-    manifest.provenance = crate::input::provenance(&sources).context("checksumming the inputs")?;
-    // With --clickhouse, records stream there; the run's manifest stays in the embedded store,
-    // and with an explicit --out its records too. The server is checked before the run starts.
-    let clickhouse = match &config.clickhouse.url {
-        Some(url) => Some(
-            super::clickhouse::CrawlClickHouse::start(&config, url, &run_id, manifest.started_at)
-                .await?,
-        ),
-        None => None,
-    };
-    let writer = store.create_run(&manifest)?;
-    let sink: Box<dyn RecordSink> = match &clickhouse {
-        None => Box::new(writer),
-        Some(ch) => {
-            let ch_sink = Box::new(ch.sink(&config, &run_id).await?);
-            if args.out.is_some() {
-                Box::new(TeeSink {
-                    first: Box::new(writer),
-                    second: ch_sink,
-                })
-            } else {
-                writer.finish()?;
-                ch_sink
-            }
-        }
-    };
-    let total_bytes = LineReader::total_bytes(&sources);
-    let job = CrawlJob {
-        run_id: run_id.clone(),
-        reader: LineReader::new(sources),
-        planner: Planner::new(config.input.shard, exclusions),
-        total_bytes,
-        scanner,
-        sink,
-        concurrency: config.crawl.concurrency.get(),
-        max_duration: config.max_duration()?,
-        grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
-        progress: ProgressMode::choose(
-            config.output.quiet,
-            Duration::from_secs(config.output.progress_interval_secs),
-        ),
-    };
-    tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
-    let result = run::crawl(job, shutdown).await;
-    manifest.ended_at = Some(now_ms());
-    let summary = match result {
-        Ok(summary) => summary,
-        Err(e) => {
-            manifest.status = RunStatus::Interrupted;
-            store.write_manifest(&manifest)?;
-            return Err(e.into());
-        }
-    };
-    manifest.counts = summary.manifest_counts();
-    manifest.status = match summary.ending {
-        Ending::Complete => RunStatus::Complete,
-        Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
-    };
-    store.write_manifest(&manifest)?;
-    if let Some(ch) = &clickhouse {
-        let status = format!("{:?}", manifest.status).to_lowercase();
-        ch.finish_run(&run_id, &status, summary.written.records)
-            .await;
-    }
-    if !config.output.quiet {
-        eprint!("{summary}");
-    }
-    Ok(match summary.ending {
-        Ending::Complete => ExitCode::SUCCESS,
-        Ending::MaxDuration => ExitCode::from(EXIT_INCOMPLETE),
-        Ending::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
-    })
 }
 
 /// Says so when the site deadline cannot hold the session's 12 s.
@@ -190,7 +66,7 @@ pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Re
 }
 
 /// The config as recorded in the manifest: never a secret.
-fn redacted(config: &Config) -> Config {
+pub(super) fn redacted(config: &Config) -> Config {
     let mut c = config.clone();
     if c.clickhouse.password_file.is_some() {
         c.clickhouse.password_file = Some("<redacted>".into());
@@ -229,4 +105,18 @@ pub async fn execute_argv(argv: Vec<String>, shutdown: Shutdown) -> anyhow::Resu
     use clap::Parser;
     let cli = Cli::try_parse_from(&argv)?;
     execute(cli, argv, shutdown).await
+}
+
+/// `crawl ARGS...` with its sink wrapped by `layer` (tests inject faults this way).
+pub async fn execute_argv_with_sink(
+    argv: Vec<String>,
+    shutdown: Shutdown,
+    layer: super::crawl::SinkLayer,
+) -> anyhow::Result<ExitCode> {
+    use clap::Parser;
+    let cli = Cli::try_parse_from(&argv)?;
+    match cli.command {
+        Command::Crawl(args) => super::crawl::crawl_with(args, argv, shutdown, layer).await,
+        _ => bail!("only `crawl` takes a sink layer"),
+    }
 }

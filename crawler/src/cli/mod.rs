@@ -4,14 +4,18 @@ mod args;
 pub mod check;
 mod clickhouse;
 mod commands;
+mod crawl;
 #[cfg(test)]
 mod deploy_tests;
 mod explain;
 mod export;
 mod grade;
+pub mod process;
 mod report;
+mod signals;
 #[cfg(test)]
 mod tests;
 
 pub use args::*;
-pub use commands::{execute, execute_argv, EXIT_INCOMPLETE, EXIT_INTERRUPTED};
+pub use commands::{execute, execute_argv, execute_argv_with_sink};
+pub use crawl::{SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

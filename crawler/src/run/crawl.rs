@@ -9,12 +9,14 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::intake::{self, SiteJob, Work};
+use super::intake::{self, Intake, SiteJob, Work};
 use super::progress::{self, Counters, ProgressMode};
+use super::resume::DoneSet;
 use super::scanner::Scanner;
 use super::sink::RecordSink;
+use super::site::{self, SiteContext};
 use super::summary::{Ending, Summary};
-use super::writer;
+use super::writer::{self, WriterEnd, WrittenCounts};
 use crate::error::Error;
 use crate::input::{LineReader, Planner};
 
@@ -31,6 +33,19 @@ pub struct Shutdown {
     pub stop: CancellationToken,
     /// Cut in-flight sites now.
     pub cut: CancellationToken,
+    /// The signal that asked for the stop (0: none, or Ctrl-C seen by a test), for the exit
+    /// code: 128 + its number, as shells report it.
+    pub signal: Arc<std::sync::atomic::AtomicU8>,
+}
+
+impl Shutdown {
+    /// 128 + the signal that stopped the run, or `otherwise`.
+    pub fn exit_code(&self, otherwise: u8) -> u8 {
+        match self.signal.load(Ordering::Relaxed) {
+            0 => otherwise,
+            n => 128u8.saturating_add(n),
+        }
+    }
 }
 
 /// Everything one crawl needs, passed in.
@@ -46,31 +61,128 @@ pub struct CrawlJob {
     pub max_duration: Option<Duration>,
     pub grace: Duration,
     pub progress: ProgressMode,
+    /// A resumed run: the lines that already have a record, and the counts of those records.
+    pub resume: Option<(DoneSet, WrittenCounts)>,
+}
+
+/// The running stages, and the tokens that tell the loop something went wrong.
+struct Stages {
+    intake: Intake,
+    work_rx: mpsc::Receiver<Work>,
+    records: mpsc::Sender<Record>,
+    writer: std::thread::JoinHandle<WriterEnd>,
+    sink_failed: CancellationToken,
+    local_exhausted: CancellationToken,
+    counters: Arc<Counters>,
+}
+
+/// What the feeding loop needs of the job.
+struct Feed {
+    run_id: String,
+    scanner: Option<Arc<dyn Scanner>>,
+    concurrency: usize,
+    max_duration: Option<Duration>,
 }
 
 pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> {
     let started = Instant::now();
+    let CrawlJob {
+        run_id,
+        reader,
+        planner,
+        total_bytes,
+        scanner,
+        sink,
+        concurrency,
+        max_duration,
+        grace,
+        progress,
+        resume,
+    } = job;
+    let (done, initial) = resume.unwrap_or_default();
     let counters = Arc::new(Counters {
-        consumed_bytes: job.reader.consumed(),
+        consumed_bytes: reader.consumed(),
         ..Counters::default()
     });
-    let dry_run = job.scanner.is_none();
-    let (work_tx, mut work_rx) = mpsc::channel(INTAKE_QUEUE);
-    let (rec_tx, rec_rx) = mpsc::channel::<Record>(WRITER_QUEUE);
-    let intake = intake::spawn(job.reader, job.planner, job.run_id.clone(), work_tx)
-        .map_err(|e| Error::Writer(format!("cannot start the intake thread: {e}")))?;
-    let writer = writer::spawn(rec_rx, job.sink, counters.clone())
-        .map_err(|e| Error::Writer(format!("cannot start the writer thread: {e}")))?;
+    counters.done.store(initial.records, Ordering::Relaxed);
+    let intake_parts = (reader, planner, done);
+    let mut stages = start(intake_parts, &run_id, sink, initial, counters)?;
     let display_done = CancellationToken::new();
     let display = tokio::spawn(progress::display(
-        job.progress,
-        counters.clone(),
-        job.total_bytes,
+        progress,
+        stages.counters.clone(),
+        total_bytes,
         display_done.clone(),
     ));
-
-    let slots = Arc::new(Semaphore::new(job.concurrency));
+    let feed_job = Feed {
+        run_id,
+        scanner,
+        concurrency,
+        max_duration,
+    };
     let mut tasks = JoinSet::new();
+    let ending = feed(&feed_job, &mut stages, &mut tasks, &shutdown).await;
+    stages.intake.stop.store(true, Ordering::Relaxed);
+    if matches!(ending, Ending::Interrupted | Ending::MaxDuration) || is_local(&stages) {
+        record_unstarted(&mut stages, &feed_job.run_id).await;
+    }
+    match ending {
+        Ending::Interrupted => cut_after(shutdown.cut.clone(), grace),
+        // Nothing more can be written, or this machine cannot scan: no point waiting.
+        Ending::Failed => shutdown.cut.cancel(),
+        Ending::Complete | Ending::MaxDuration => {}
+    }
+    while tasks.join_next().await.is_some() {}
+    let summary = finish(feed_job, stages, ending, started).await;
+    display_done.cancel();
+    let _ = display.await;
+    summary
+}
+
+fn start(
+    (reader, planner, done): (LineReader, Planner, DoneSet),
+    run_id: &str,
+    sink: Box<dyn RecordSink>,
+    initial: WrittenCounts,
+    counters: Arc<Counters>,
+) -> Result<Stages, Error> {
+    let (work_tx, work_rx) = mpsc::channel(INTAKE_QUEUE);
+    let (records, rec_rx) = mpsc::channel::<Record>(WRITER_QUEUE);
+    let intake = intake::spawn(reader, planner, run_id.to_owned(), work_tx, done)
+        .map_err(|e| Error::Writer(format!("cannot start the intake thread: {e}")))?;
+    let sink_failed = CancellationToken::new();
+    let writer = writer::spawn(rec_rx, sink, counters.clone(), initial, sink_failed.clone())
+        .map_err(|e| Error::Writer(format!("cannot start the writer thread: {e}")))?;
+    Ok(Stages {
+        intake,
+        work_rx,
+        records,
+        writer,
+        sink_failed,
+        local_exhausted: CancellationToken::new(),
+        counters,
+    })
+}
+
+/// Takes work from intake until it ends or something stops the run; returns why it ended.
+async fn feed(
+    job: &Feed,
+    stages: &mut Stages,
+    tasks: &mut JoinSet<()>,
+    shutdown: &Shutdown,
+) -> Ending {
+    let slots = Arc::new(Semaphore::new(job.concurrency));
+    let ctx = job.scanner.clone().map(|scanner| {
+        Arc::new(SiteContext {
+            scanner,
+            run_id: job.run_id.as_str().into(),
+            records: stages.records.clone(),
+            cut: shutdown.cut.clone(),
+            counters: stages.counters.clone(),
+            sink_failed: stages.sink_failed.clone(),
+            local_exhausted: stages.local_exhausted.clone(),
+        })
+    });
     let deadline = job.max_duration.map(|d| tokio::time::Instant::now() + d);
     let max_duration = async move {
         match deadline {
@@ -79,120 +191,149 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         }
     };
     tokio::pin!(max_duration);
-    let mut ending = Ending::Complete;
-    let mut writer_gone = false;
-
+    let failed = stages.sink_failed.clone();
+    let local = stages.local_exhausted.clone();
     loop {
         let work = tokio::select! {
             biased;
-            _ = shutdown.stop.cancelled() => { ending = Ending::Interrupted; break }
-            _ = &mut max_duration => { ending = Ending::MaxDuration; break }
+            _ = failed.cancelled() => return Ending::Failed,
+            _ = local.cancelled() => return Ending::Failed,
+            _ = shutdown.stop.cancelled() => return Ending::Interrupted,
+            _ = &mut max_duration => return Ending::MaxDuration,
             // Reap finished sites so the set does not grow.
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
-            work = work_rx.recv() => match work { Some(w) => w, None => break },
+            work = stages.work_rx.recv() => match work { Some(w) => w, None => return Ending::Complete },
         };
         let site = match work {
             Work::Done(record) => {
-                if rec_tx.send(*record).await.is_err() {
-                    writer_gone = true;
-                    break;
+                if stages.records.send(*record).await.is_err() {
+                    return Ending::Failed;
                 }
                 continue;
             }
             Work::Scan(site) => site,
         };
-        let Some(scanner) = job.scanner.clone() else {
+        let Some(ctx) = &ctx else {
             let record = site.record(&job.run_id, Outcome::Planned, "would be scanned");
-            if rec_tx.send(record).await.is_err() {
-                writer_gone = true;
-                break;
+            if stages.records.send(record).await.is_err() {
+                return Ending::Failed;
             }
             continue;
         };
         // Wait for a slot before taking more input: intake slows down when scanning does.
         let permit = tokio::select! {
             biased;
+            _ = failed.cancelled() => return Ending::Failed,
+            _ = local.cancelled() => return unstarted(stages, &site, &job.run_id, Ending::Failed).await,
             _ = shutdown.stop.cancelled() => {
-                ending = Ending::Interrupted;
-                send_unstarted(&rec_tx, &site, &job.run_id).await;
-                break;
+                return unstarted(stages, &site, &job.run_id, Ending::Interrupted).await;
             }
-            p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
+            p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => return Ending::Complete },
         };
-        let run_id = job.run_id.clone();
-        let tx = rec_tx.clone();
-        let cut = shutdown.cut.clone();
-        let counters = counters.clone();
-        counters.in_flight.fetch_add(1, Ordering::Relaxed);
-        tasks.spawn(async move {
-            let record = tokio::select! {
-                r = scanner.scan(&site, &run_id) => r,
-                _ = cut.cancelled() => site.record(
-                    &run_id,
-                    Outcome::NotStarted,
-                    "interrupted by shutdown before the scan finished",
-                ),
-            };
-            counters.in_flight.fetch_sub(1, Ordering::Relaxed);
-            drop(permit);
-            let _ = tx.send(record).await;
-        });
+        site::spawn(tasks, ctx.clone(), site, permit);
     }
-
-    // Stop reading; whatever was planned but not started is recorded as not started, so
-    // every line read is accounted for and `--resume` can take those sites.
-    intake.stop.store(true, Ordering::Relaxed);
-    if ending != Ending::Complete && !writer_gone {
-        while let Some(work) = work_rx.recv().await {
-            let record = match work {
-                Work::Done(record) => *record,
-                Work::Scan(site) => site.record(
-                    &job.run_id,
-                    Outcome::NotStarted,
-                    "not started: the run stopped before this site",
-                ),
-            };
-            if rec_tx.send(record).await.is_err() {
-                break;
-            }
-        }
-    }
-    drop(work_rx);
-    if ending == Ending::Interrupted {
-        let cut = shutdown.cut.clone();
-        let grace = job.grace;
-        tokio::spawn(async move {
-            tokio::time::sleep(grace).await;
-            cut.cancel();
-        });
-    }
-    while tasks.join_next().await.is_some() {}
-    drop(rec_tx);
-
-    let input = intake
-        .handle
-        .join()
-        .map_err(|_| Error::Writer("the intake thread panicked".into()))??;
-    let written = writer
-        .join()
-        .map_err(|_| Error::Writer("the writer thread panicked".into()))??;
-    display_done.cancel();
-    let _ = display.await;
-    Ok(Summary {
-        run_id: job.run_id,
-        input,
-        written,
-        duration: started.elapsed(),
-        ending,
-        dry_run,
-    })
 }
 
-async fn send_unstarted(tx: &mpsc::Sender<Record>, site: &SiteJob, run_id: &str) {
-    let record = site.record(
+fn is_local(stages: &Stages) -> bool {
+    stages.local_exhausted.is_cancelled() && !stages.sink_failed.is_cancelled()
+}
+
+async fn unstarted(stages: &Stages, site: &SiteJob, run_id: &str, ending: Ending) -> Ending {
+    let record = not_started(site, run_id);
+    if stages.records.send(record).await.is_err() {
+        return Ending::Failed;
+    }
+    ending
+}
+
+fn not_started(site: &SiteJob, run_id: &str) -> Record {
+    site.record(
         run_id,
         Outcome::NotStarted,
         "not started: the run stopped before this site",
-    );
-    let _ = tx.send(record).await;
+    )
+}
+
+/// Whatever was planned but not started is recorded as not started, so every line read is
+/// accounted for and `--resume` can take those sites.
+async fn record_unstarted(stages: &mut Stages, run_id: &str) {
+    while let Some(work) = stages.work_rx.recv().await {
+        let record = match work {
+            Work::Done(record) => *record,
+            Work::Scan(site) => not_started(&site, run_id),
+        };
+        if stages.records.send(record).await.is_err() {
+            break;
+        }
+    }
+}
+
+fn cut_after(cut: CancellationToken, grace: Duration) {
+    tokio::spawn(async move {
+        tokio::time::sleep(grace).await;
+        cut.cancel();
+    });
+}
+
+async fn finish(
+    job: Feed,
+    stages: Stages,
+    ending: Ending,
+    started: Instant,
+) -> Result<Summary, Error> {
+    let Stages {
+        intake,
+        work_rx,
+        records,
+        writer,
+        local_exhausted,
+        counters,
+        ..
+    } = stages;
+    drop(work_rx);
+    drop(records);
+    let (input, already_recorded) = intake
+        .handle
+        .join()
+        .map_err(|_| Error::Writer("the intake thread panicked".into()))??;
+    let end = tokio::task::spawn_blocking(move || writer.join())
+        .await
+        .map_err(|_| Error::Writer("the writer thread panicked".into()))?
+        .map_err(|_| Error::Writer("the writer thread panicked".into()))?;
+    let failure = match (&end.error, local_exhausted.is_cancelled()) {
+        (Some(e), _) => Some(format!("the record writer failed: {}", error_chain(e))),
+        (None, true) => Some(
+            "this machine kept running out of resources (file descriptors, ports or DNS \
+             sockets); lower --concurrency or raise the limits, then resume"
+                .to_owned(),
+        ),
+        (None, false) => None,
+    };
+    Ok(Summary {
+        run_id: job.run_id,
+        input,
+        written: end.counts,
+        duration: started.elapsed(),
+        ending: if failure.is_some() {
+            Ending::Failed
+        } else {
+            ending
+        },
+        dry_run: job.scanner.is_none(),
+        failure,
+        already_recorded,
+        local_retries: counters.local_retries.load(Ordering::Relaxed),
+    })
+}
+
+/// The error with its causes, for the manifest and the summary.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }

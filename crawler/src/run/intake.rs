@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use mcpcensus_store::{now_ms, Outcome, Record};
 use tokio::sync::mpsc;
 
+use super::resume::DoneSet;
 use crate::error::InputError;
 use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine, Target};
 
@@ -46,8 +47,12 @@ impl SiteJob {
     }
 }
 
+/// What intake read: the planner's counts over every line, and how many planned lines were
+/// skipped because the resumed run already has their record.
+pub type IntakeEnd = (InputCounts, u64);
+
 pub struct Intake {
-    pub handle: JoinHandle<Result<InputCounts, InputError>>,
+    pub handle: JoinHandle<Result<IntakeEnd, InputError>>,
     /// Set to stop reading (Ctrl-C, --max-duration).
     pub stop: Arc<AtomicBool>,
 }
@@ -57,12 +62,14 @@ pub fn spawn(
     mut planner: Planner,
     run_id: String,
     tx: mpsc::Sender<Work>,
+    mut done: DoneSet,
 ) -> std::io::Result<Intake> {
     let stop = Arc::new(AtomicBool::new(false));
     let stop_flag = stop.clone();
     let handle = std::thread::Builder::new()
         .name("mcpcensus-intake".into())
         .spawn(move || {
+            let mut already_recorded = 0;
             while !stop_flag.load(Ordering::Relaxed) {
                 let Some(raw) = reader.next_line()? else {
                     break;
@@ -73,6 +80,12 @@ pub fn spawn(
                 };
                 let planned = planner.plan(raw);
                 let (_, input_line) = reader.position();
+                // Every line is planned (so dedup sees the same lines as the first pass) but
+                // those the store already holds are not queued again.
+                if !matches!(planned, Planned::Skip) && done.take(input_line, &input) {
+                    already_recorded += 1;
+                    continue;
+                }
                 let work = match planned {
                     Planned::Skip => continue,
                     Planned::Scan(target) => Work::Scan(SiteJob {
@@ -102,7 +115,7 @@ pub fn spawn(
                     break; // The pipeline has stopped.
                 }
             }
-            Ok(planner.counts())
+            Ok((planner.counts(), already_recorded))
         })?;
     Ok(Intake { handle, stop })
 }

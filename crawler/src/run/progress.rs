@@ -17,6 +17,8 @@ pub struct Counters {
     pub in_flight: AtomicU64,
     /// Records with an MCP endpoint.
     pub endpoints: AtomicU64,
+    /// Scans retried because this machine ran out of a resource (fds, ports, DNS sockets).
+    pub local_retries: AtomicU64,
     /// Input bytes consumed, against `total_bytes` for the ETA.
     pub consumed_bytes: Arc<AtomicU64>,
 }

@@ -18,6 +18,9 @@ pub enum Ending {
     Interrupted,
     /// `--max-duration` elapsed.
     MaxDuration,
+    /// Records could not be written, or this machine kept running out of resources
+    /// ([`Summary::failure`] says which).
+    Failed,
 }
 
 #[derive(Debug, Clone)]
@@ -28,6 +31,12 @@ pub struct Summary {
     pub duration: Duration,
     pub ending: Ending,
     pub dry_run: bool,
+    /// Why the run failed (ending `Failed`).
+    pub failure: Option<String>,
+    /// Lines skipped because the resumed run already had their record.
+    pub already_recorded: u64,
+    /// Scans retried because this machine ran out of a resource.
+    pub local_retries: u64,
 }
 
 impl Summary {
@@ -46,6 +55,8 @@ impl Summary {
             ("records_written", self.written.records),
             ("defects", self.written.defects),
             ("endpoints", self.written.endpoints),
+            ("already_recorded", self.already_recorded),
+            ("local_resource_retries", self.local_retries),
         ] {
             m.insert(k.to_owned(), v);
         }
@@ -92,8 +103,29 @@ impl fmt::Display for Summary {
         if w.defects > 0 {
             writeln!(f, "  defects        {:>10}", w.defects)?;
         }
+        if self.already_recorded > 0 {
+            writeln!(
+                f,
+                "resumed: {} sites already recorded were not scanned again",
+                self.already_recorded
+            )?;
+        }
+        if self.local_retries > 0 {
+            writeln!(
+                f,
+                "local resource errors: {} scans retried (this machine ran out of file \
+                 descriptors, ports or DNS sockets; not counted against any site)",
+                self.local_retries
+            )?;
+        }
         match self.ending {
             Ending::Complete => Ok(()),
+            Ending::Failed => writeln!(
+                f,
+                "failed: {}\nfix the cause, then continue with `mcpcensus crawl --resume {}`",
+                self.failure.as_deref().unwrap_or("unknown reason"),
+                self.run_id
+            ),
             Ending::Interrupted => writeln!(
                 f,
                 "interrupted: continue with `mcpcensus crawl --resume {}`",

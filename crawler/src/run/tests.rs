@@ -7,13 +7,17 @@ use mcpcensus_store::{Outcome, Record};
 use super::*;
 use crate::input::{Exclusions, LineReader, Planner, Shard, Source};
 
-fn list(dir: &std::path::Path, lines: &[&str]) -> Vec<Source> {
+pub(super) fn list(dir: &std::path::Path, lines: &[&str]) -> Vec<Source> {
     let path = dir.join("list.txt");
     std::fs::write(&path, lines.join("\n")).unwrap();
     vec![Source::File(path)]
 }
 
-fn job(sources: Vec<Source>, scanner: Option<Arc<dyn Scanner>>, sink: MemorySink) -> CrawlJob {
+pub(super) fn job(
+    sources: Vec<Source>,
+    scanner: Option<Arc<dyn Scanner>>,
+    sink: MemorySink,
+) -> CrawlJob {
     CrawlJob {
         run_id: "test-run".into(),
         reader: LineReader::new(sources),
@@ -28,6 +32,7 @@ fn job(sources: Vec<Source>, scanner: Option<Arc<dyn Scanner>>, sink: MemorySink
         max_duration: None,
         grace: Duration::from_millis(50),
         progress: ProgressMode::Quiet,
+        resume: None,
     }
 }
 

@@ -1,5 +1,7 @@
 //! The writer thread: the only owner of the sink. It flushes whenever it has caught up with
 //! the pipeline, so a crash loses at most what was still queued, never what was acknowledged.
+//! When the sink fails it says so at once (the `failed` token) and stops taking records, so
+//! every later hand-off fails and the pipeline stops instead of scanning into the void.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -8,11 +10,12 @@ use std::thread::JoinHandle;
 
 use mcpcensus_store::{Outcome, Record, StoreError};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::progress::Counters;
 use super::sink::RecordSink;
 
-/// What the writer saw.
+/// What the writer saw (on resume, starting from what the store already held).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct WrittenCounts {
     pub records: u64,
@@ -21,38 +24,69 @@ pub struct WrittenCounts {
     pub endpoints: u64,
 }
 
+impl WrittenCounts {
+    pub fn add(&mut self, record: &Record) {
+        self.records += 1;
+        *self.per_outcome.entry(record.outcome).or_default() += 1;
+        self.defects += u64::from(record.defect);
+        self.endpoints += u64::from(record.endpoint.is_some());
+    }
+}
+
+/// How the writer ended: its counts, and the sink error that stopped it, if one did.
+#[derive(Debug)]
+pub struct WriterEnd {
+    pub counts: WrittenCounts,
+    pub error: Option<StoreError>,
+}
+
 pub fn spawn(
-    mut rx: mpsc::Receiver<Record>,
-    mut sink: Box<dyn RecordSink>,
+    rx: mpsc::Receiver<Record>,
+    sink: Box<dyn RecordSink>,
     counters: Arc<Counters>,
-) -> std::io::Result<JoinHandle<Result<WrittenCounts, StoreError>>> {
+    initial: WrittenCounts,
+    failed: CancellationToken,
+) -> std::io::Result<JoinHandle<WriterEnd>> {
     std::thread::Builder::new()
         .name("mcpcensus-writer".into())
         .spawn(move || {
-            let mut counts = WrittenCounts::default();
-            loop {
-                let record = match rx.try_recv() {
-                    Ok(r) => r,
-                    Err(mpsc::error::TryRecvError::Empty) => {
-                        sink.flush()?;
-                        match rx.blocking_recv() {
-                            Some(r) => r,
-                            None => break,
-                        }
-                    }
-                    Err(mpsc::error::TryRecvError::Disconnected) => break,
-                };
-                sink.write(&record)?;
-                counts.records += 1;
-                *counts.per_outcome.entry(record.outcome).or_default() += 1;
-                counts.defects += u64::from(record.defect);
-                if record.endpoint.is_some() {
-                    counts.endpoints += 1;
-                    counters.endpoints.fetch_add(1, Ordering::Relaxed);
-                }
-                counters.done.fetch_add(1, Ordering::Relaxed);
+            let mut counts = initial;
+            let error = write_all(rx, sink, &counters, &mut counts).err();
+            if error.is_some() {
+                failed.cancel();
             }
-            sink.finish()?;
-            Ok(counts)
+            WriterEnd { counts, error }
         })
+}
+
+fn write_all(
+    mut rx: mpsc::Receiver<Record>,
+    mut sink: Box<dyn RecordSink>,
+    counters: &Counters,
+    counts: &mut WrittenCounts,
+) -> Result<(), StoreError> {
+    loop {
+        let record = match rx.try_recv() {
+            Ok(r) => r,
+            Err(mpsc::error::TryRecvError::Empty) => {
+                sink.flush()?;
+                match rx.blocking_recv() {
+                    Some(r) => r,
+                    None => break,
+                }
+            }
+            Err(mpsc::error::TryRecvError::Disconnected) => break,
+        };
+        if let Err(e) = sink.write(&record) {
+            // Closing the queue first makes every later hand-off fail at once.
+            rx.close();
+            return Err(e);
+        }
+        counts.add(&record);
+        if record.endpoint.is_some() {
+            counters.endpoints.fetch_add(1, Ordering::Relaxed);
+        }
+        counters.done.fetch_add(1, Ordering::Relaxed);
+    }
+    sink.finish()
 }

@@ -199,7 +199,6 @@ pub async fn insert_records(
     records: &[Record],
     timeout: Duration,
 ) -> Result<(), StoreError> {
-    let t = Some(timeout);
     let err = |op: &'static str| {
         move |source| StoreError::ClickHouse {
             op: op.to_owned(),
@@ -208,12 +207,7 @@ pub async fn insert_records(
     };
     // The three inserts run at once, so the server parses one while the client encodes another.
     let sites = async {
-        let mut insert = conn
-            .client
-            .insert::<SiteRow>("sites")
-            .await
-            .map_err(err("inserting into sites"))?
-            .with_timeouts(t, t);
+        let mut insert = start_insert::<SiteRow>(conn, "sites", timeout).await?;
         for r in records {
             insert
                 .write(&SiteRow::from_record(r))
@@ -226,12 +220,7 @@ pub async fn insert_records(
         if records.iter().all(|r| r.tools.is_empty()) {
             return Ok(());
         }
-        let mut insert = conn
-            .client
-            .insert::<ToolRow>("tools")
-            .await
-            .map_err(err("inserting into tools"))?
-            .with_timeouts(t, t);
+        let mut insert = start_insert::<ToolRow>(conn, "tools", timeout).await?;
         for row in records.iter().flat_map(ToolRow::from_record) {
             insert
                 .write(&row)
@@ -244,12 +233,7 @@ pub async fn insert_records(
         if records.iter().all(|r| r.findings.is_empty()) {
             return Ok(());
         }
-        let mut insert = conn
-            .client
-            .insert::<FindingRow>("findings")
-            .await
-            .map_err(err("inserting into findings"))?
-            .with_timeouts(t, t);
+        let mut insert = start_insert::<FindingRow>(conn, "findings", timeout).await?;
         for row in records.iter().flat_map(FindingRow::from_record) {
             insert
                 .write(&row)
@@ -260,6 +244,24 @@ pub async fn insert_records(
     };
     tokio::try_join!(sites, tools, findings)?;
     Ok(())
+}
+
+/// Starts an insert into `table` with `timeout` on every call, the first one included (the
+/// client asks the server to DESCRIBE the table before the first row of each insert).
+async fn start_insert<T: clickhouse::Row>(
+    conn: &Connection,
+    table: &'static str,
+    timeout: Duration,
+) -> Result<clickhouse::insert::Insert<T>, StoreError> {
+    let op = || format!("inserting into {table}");
+    match tokio::time::timeout(timeout, conn.client.insert::<T>(table)).await {
+        Ok(Ok(insert)) => Ok(insert.with_timeouts(Some(timeout), Some(timeout))),
+        Ok(Err(source)) => Err(StoreError::ClickHouse { op: op(), source }),
+        Err(_) => Err(StoreError::ClickHouseTimeout {
+            op: op(),
+            secs: timeout.as_secs(),
+        }),
+    }
 }
 
 /// Writes a `runs` row (the latest row of a run wins).

@@ -22,8 +22,11 @@ const MAX_RUN_ID_LEN: usize = 128;
 pub enum RunStatus {
     Running,
     Complete,
-    /// Stopped early (Ctrl-C, `--max-duration`); `--resume` continues it.
+    /// Stopped early (Ctrl-C, SIGTERM, `--max-duration`); `--resume` continues it.
     Interrupted,
+    /// Stopped because records could not be written (`failure` says why); `--resume`
+    /// continues it once the problem is fixed.
+    Failed,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +47,13 @@ pub struct RunManifest {
     /// What makes the run's dataset citable; empty in manifests written before it existed.
     #[serde(default)]
     pub provenance: Provenance,
+    /// Why the run failed (status `failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// What decides which sites are in the run (input files, shard, exclusions), so
+    /// `--resume` can refuse when they changed. Opaque to the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<serde_json::Value>,
 }
 
 /// The build and inputs of a run (the settings are `config`); exports carry it.
@@ -86,6 +96,8 @@ impl RunManifest {
             counts: BTreeMap::new(),
             schema_version: SCHEMA_VERSION,
             provenance: Provenance::default(),
+            failure: None,
+            selection: None,
         }
     }
 }

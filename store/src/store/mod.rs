@@ -5,6 +5,7 @@ mod frame;
 mod manifest;
 mod reader;
 mod repair;
+mod resume;
 mod root;
 mod segment;
 mod writer;
@@ -13,12 +14,15 @@ mod writer;
 mod props;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_resume;
 
 pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
 pub use manifest::{
     new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, MANIFEST_FILE,
 };
 pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
+pub use resume::ResumePass;
 pub use root::{Store, DEFAULT_STORE_DIR};
 pub use segment::{list_segments, segment_file_name, SEGMENT_HEADER_LEN, SEGMENT_MAGIC};
 pub use writer::{

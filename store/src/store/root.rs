@@ -14,6 +14,30 @@ use crate::error::{io_err, StoreError};
 pub const DEFAULT_STORE_DIR: &str = "./mcpcensus-data";
 const RUNS_DIR: &str = "runs";
 
+/// The lock file that keeps a second process from writing a run (a resumed run started twice
+/// by overlapping cron jobs, or while a killed crawl's orphan still runs).
+const LOCK_FILE: &str = "writer.lock";
+
+/// Takes the run's writer lock, or says who holds it.
+pub(crate) fn lock_run(dir: &Path, run_id: &str) -> Result<fs::File, StoreError> {
+    use rustix::fs::{flock, FlockOperation};
+    let path = dir.join(LOCK_FILE);
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io_err("opening the run lock", &path))?;
+    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(file),
+        Err(rustix::io::Errno::WOULDBLOCK) => Err(StoreError::RunLocked {
+            run_id: run_id.to_owned(),
+            path,
+        }),
+        Err(e) => Err(io_err("locking", &path)(e.into())),
+    }
+}
+
 /// An embedded store: a directory of runs.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -37,6 +61,10 @@ impl Store {
             runs_dir,
             options,
         })
+    }
+
+    pub(crate) fn options(&self) -> WriterOptions {
+        self.options
     }
 
     pub fn root(&self) -> &Path {
@@ -76,17 +104,29 @@ impl Store {
             Err(e) => return Err(io_err("creating run directory", &dir)(e)),
         }
         sync_dir(&self.runs_dir)?;
+        let lock = lock_run(&dir, &manifest.run_id)?;
         write_manifest(&dir, manifest)?;
         let segments = SegmentWriter::create(&dir, self.options)?;
-        Ok(RunWriter::new(&manifest.run_id, segments))
+        Ok(RunWriter::new(&manifest.run_id, segments, lock))
     }
 
     /// Reopens a run for appending, cutting a torn tail off its last segment first.
     /// The manifest is left as it is; the caller updates it.
     pub fn resume_run(&self, run_id: &str) -> Result<RunWriter, StoreError> {
         let dir = self.existing_run_dir(run_id)?;
+        let lock = lock_run(&dir, run_id)?;
         let segments = SegmentWriter::resume(&dir, self.options)?;
-        Ok(RunWriter::new(run_id, segments))
+        Ok(RunWriter::new(run_id, segments, lock))
+    }
+
+    /// Takes run `run_id`'s writer lock if no process holds it (`None` if one does); hold the
+    /// file while working on the run's data.
+    pub fn try_lock_run(&self, run_id: &str) -> Result<Option<fs::File>, StoreError> {
+        match lock_run(&self.existing_run_dir(run_id)?, run_id) {
+            Ok(lock) => Ok(Some(lock)),
+            Err(StoreError::RunLocked { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Every run with a manifest, sorted by run id (so by start time). Directories without a

@@ -246,13 +246,16 @@ fn new_segment(
 pub struct RunWriter {
     run_id: String,
     segments: SegmentWriter,
+    /// Held while the writer lives; the OS releases it when the process dies.
+    _lock: File,
 }
 
 impl RunWriter {
-    pub(crate) fn new(run_id: &str, segments: SegmentWriter) -> RunWriter {
+    pub(crate) fn new(run_id: &str, segments: SegmentWriter, lock: File) -> RunWriter {
         RunWriter {
             run_id: run_id.to_owned(),
             segments,
+            _lock: lock,
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod chdb;
 mod check;
+mod child;
 mod cli;
 mod clickhouse;
 mod cluster;
@@ -22,4 +23,5 @@ mod sdk;
 mod seed000;
 mod seed000_sites;
 mod seed002;
+mod unattended;
 mod util;

@@ -130,9 +130,11 @@ async fn html_report_of_a_10k_site_crawl_renders_in_chromium() {
         inputs.push(web.input(&name));
     }
     let crawl = WebCrawl::new();
+    // Few sites in flight: the test is about the charts, and thousands of concurrent sessions
+    // on a busy 2-core machine (the crawler and the simulated web share it) turn into timeouts.
     let flags = [
         "--concurrency",
-        "2000",
+        "200",
         "--per-ip-rps",
         "5000",
         "--per-ip-connections",

@@ -1,0 +1,210 @@
+//! The crawl command: builds the run's resources, runs the pipeline, records how it ended.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
+
+use super::open::{new_run, resume_run, NewRun, OpenedRun};
+use super::selection::Selection;
+use crate::cli::args::CrawlArgs;
+use crate::cli::clickhouse::CrawlClickHouse;
+use crate::cli::commands::{build_scanner, redacted, warn_if_no_session_room};
+use crate::config::Config;
+use crate::input::{Exclusions, LineReader, Planner, Source};
+use crate::run::TeeSink;
+use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary};
+
+/// Exit code when `--max-duration` stopped the run before the input was done.
+pub const EXIT_INCOMPLETE: u8 = 3;
+/// Exit code when the run failed: records could not be written, or this machine kept running
+/// out of resources. The manifest says why; `--resume` continues once it is fixed.
+pub const EXIT_FAILED: u8 = 4;
+/// Exit code after Ctrl-C (128 + SIGINT, as shells report it); SIGTERM gives 143 and SIGHUP
+/// 129, the same way.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Wraps the sink the crawl built (tests put a faulty one around it).
+pub type SinkLayer = Box<dyn FnOnce(Box<dyn RecordSink>) -> Box<dyn RecordSink> + Send>;
+
+pub async fn crawl(
+    args: CrawlArgs,
+    argv: Vec<String>,
+    shutdown: Shutdown,
+) -> anyhow::Result<ExitCode> {
+    crawl_with(args, argv, shutdown, Box::new(|sink| sink)).await
+}
+
+pub async fn crawl_with(
+    args: CrawlArgs,
+    argv: Vec<String>,
+    shutdown: Shutdown,
+    layer: SinkLayer,
+) -> anyhow::Result<ExitCode> {
+    let config = args.load_config()?;
+    let sources = sources(&args.inputs)?;
+    if !args.dry_run {
+        warn_if_no_session_room(&config);
+    }
+    let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
+    let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
+        None
+    } else {
+        Some(Arc::new(build_scanner(&config, exclusions.clone())?))
+    };
+    let store = Store::open(&config.crawl.out)
+        .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
+    let selection = Selection::of(&sources, &config)?;
+    let opened = match &args.resume {
+        Some(wanted) => {
+            if config.clickhouse.url.is_some() && args.out.is_none() {
+                bail!(
+                    "--resume reads which sites are done from the embedded store: resume a \
+                     ClickHouse run with --out DIR as well (records then go to both)"
+                );
+            }
+            resume_run(&store, wanted, args.dry_run, &selection)?
+        }
+        None => new_run(
+            &store,
+            NewRun {
+                run_id: args.run_id.as_deref(),
+                argv,
+                config: serde_json::to_value(redacted(&config))?,
+                dry_run: args.dry_run,
+                selection: &selection,
+                provenance: crate::input::provenance(&sources)
+                    .context("checksumming the inputs")?,
+            },
+        )?,
+    };
+    let OpenedRun {
+        mut manifest,
+        writer,
+        resume,
+    } = opened;
+    let run_id = manifest.run_id.clone();
+    let (clickhouse, sink, lock_holder) =
+        build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
+    let job = CrawlJob {
+        run_id: run_id.clone(),
+        total_bytes: LineReader::total_bytes(&sources),
+        reader: LineReader::new(sources),
+        planner: Planner::new(config.input.shard, exclusions),
+        scanner,
+        sink: layer(sink),
+        concurrency: if args.dry_run {
+            config.crawl.concurrency.get()
+        } else {
+            super::limits::fit_concurrency(config.crawl.concurrency.get())?
+        },
+        max_duration: config.max_duration()?,
+        grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
+        progress: progress_mode(&config),
+        resume,
+    };
+    tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
+    let result = run::crawl(job, shutdown.clone()).await;
+    manifest.ended_at = Some(now_ms());
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            manifest.status = RunStatus::Failed;
+            manifest.failure = Some(format!("{e}"));
+            store.write_manifest(&manifest)?;
+            return Err(e.into());
+        }
+    };
+    record_end(&store, &mut manifest, &summary)?;
+    if let Some(writer) = lock_holder {
+        writer.finish()?;
+    }
+    if let Some(ch) = &clickhouse {
+        let status = format!("{:?}", manifest.status).to_lowercase();
+        ch.finish_run(&run_id, &status, summary.written.records)
+            .await;
+    }
+    if !config.output.quiet || summary.ending == Ending::Failed {
+        eprint!("{summary}");
+    }
+    Ok(ExitCode::from(match summary.ending {
+        Ending::Complete => 0,
+        Ending::MaxDuration => EXIT_INCOMPLETE,
+        Ending::Interrupted => shutdown.exit_code(EXIT_INTERRUPTED),
+        Ending::Failed => EXIT_FAILED,
+    }))
+}
+
+/// The run's sink: the embedded store, ClickHouse, or both (`tee`: an explicit `--out`).
+/// With --clickhouse, records stream there; the run's manifest stays in the embedded store,
+/// and with an explicit --out its records too. The server is checked before the run starts.
+/// Without --out the store's writer stays open (unused) so the run's lock is held while the
+/// run lives; it is returned for the caller to finish.
+async fn build_sink(
+    config: &Config,
+    store: &Store,
+    manifest: &RunManifest,
+    writer: RunWriter,
+    tee: bool,
+) -> anyhow::Result<(
+    Option<CrawlClickHouse>,
+    Box<dyn RecordSink>,
+    Option<RunWriter>,
+)> {
+    let run_id = &manifest.run_id;
+    let Some(url) = &config.clickhouse.url else {
+        return Ok((None, Box::new(writer), None));
+    };
+    let ch = CrawlClickHouse::start(config, url, run_id, manifest.started_at).await?;
+    ch.drain_leftover_spools(store, run_id).await?;
+    let ch_sink = Box::new(ch.sink(config, run_id).await?);
+    if tee {
+        let sink = Box::new(TeeSink {
+            first: Box::new(writer),
+            second: ch_sink,
+        });
+        Ok((Some(ch), sink, None))
+    } else {
+        Ok((Some(ch), ch_sink, Some(writer)))
+    }
+}
+
+fn sources(inputs: &[String]) -> anyhow::Result<Vec<Source>> {
+    let sources: Vec<Source> = inputs.iter().map(|a| Source::parse(a)).collect();
+    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        bail!("standard input (-) can be read only once");
+    }
+    for s in &sources {
+        if let Source::File(p) = s {
+            if !p.is_file() {
+                bail!("input {} is not a readable file", p.display());
+            }
+        }
+    }
+    Ok(sources)
+}
+
+fn progress_mode(config: &Config) -> ProgressMode {
+    ProgressMode::choose(
+        config.output.quiet,
+        Duration::from_secs(config.output.progress_interval_secs),
+    )
+}
+
+/// The final manifest: status, failure and counts (over the whole run when resumed).
+fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> anyhow::Result<()> {
+    manifest.counts = summary.manifest_counts();
+    manifest.status = match summary.ending {
+        Ending::Complete => RunStatus::Complete,
+        Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
+        Ending::Failed => RunStatus::Failed,
+    };
+    manifest.failure = summary.failure.clone();
+    if let Some(reason) = &summary.failure {
+        tracing::error!(run_id = %manifest.run_id, reason = %reason, "the run failed");
+    }
+    store.write_manifest(manifest)?;
+    Ok(())
+}

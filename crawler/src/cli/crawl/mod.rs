@@ -1,0 +1,10 @@
+//! `mcpcensus crawl`: a new run or a resumed one, its sinks, and how it ends.
+
+mod command;
+pub mod limits;
+mod open;
+mod selection;
+#[cfg(test)]
+mod tests;
+
+pub use command::{crawl, crawl_with, SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

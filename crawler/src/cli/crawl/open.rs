@@ -1,0 +1,118 @@
+//! Opening the run a crawl writes to: a new one, or an earlier one to resume (its torn tail
+//! cut, its placeholders dropped, and the lines it already has collected in one pass).
+
+use anyhow::{bail, Context};
+use mcpcensus_store::{
+    new_run_id, now_ms, validate_run_id, Outcome, Provenance, RunManifest, RunStatus, RunWriter,
+    Store,
+};
+
+use super::selection::Selection;
+use crate::run::{DoneSet, WrittenCounts};
+
+/// The run a crawl writes to.
+pub struct OpenedRun {
+    pub manifest: RunManifest,
+    pub writer: RunWriter,
+    /// Set when resuming.
+    pub resume: Option<(DoneSet, WrittenCounts)>,
+}
+
+/// A new run: `run_id` given (the shards of one census share it) or a fresh one.
+pub struct NewRun<'a> {
+    pub run_id: Option<&'a str>,
+    pub argv: Vec<String>,
+    pub config: serde_json::Value,
+    pub dry_run: bool,
+    pub selection: &'a Selection,
+    pub provenance: Provenance,
+}
+
+pub fn new_run(store: &Store, new: NewRun<'_>) -> anyhow::Result<OpenedRun> {
+    let run_id = match new.run_id {
+        Some(id) => {
+            validate_run_id(id)?;
+            id.to_owned()
+        }
+        None => new_run_id(),
+    };
+    let mut manifest = RunManifest::new(run_id, now_ms(), new.argv, new.config, new.dry_run);
+    manifest.selection = Some(serde_json::to_value(new.selection)?);
+    manifest.provenance = new.provenance;
+    let writer = store.create_run(&manifest)?;
+    Ok(OpenedRun {
+        manifest,
+        writer,
+        resume: None,
+    })
+}
+
+/// Reopens run `wanted` (`latest`: the newest unfinished one) after checking it selects the
+/// same sites as this invocation.
+pub fn resume_run(
+    store: &Store,
+    wanted: &str,
+    dry_run: bool,
+    selection: &Selection,
+) -> anyhow::Result<OpenedRun> {
+    let mut manifest = find(store, wanted)?;
+    if manifest.status == RunStatus::Complete {
+        bail!(
+            "run {} is complete: nothing to resume (start a new run without --resume)",
+            manifest.run_id
+        );
+    }
+    if manifest.dry_run != dry_run {
+        bail!(
+            "run {} was {}a dry run: resume it with{} --dry-run",
+            manifest.run_id,
+            if manifest.dry_run { "" } else { "not " },
+            if manifest.dry_run { "" } else { "out" }
+        );
+    }
+    selection
+        .check_same_as(manifest.selection.as_ref())
+        .with_context(|| format!("cannot resume run {}", manifest.run_id))?;
+    let mut done = DoneSet::default();
+    let mut counts = WrittenCounts::default();
+    // Placeholders of a stopped run are dropped: those sites are scanned now.
+    let (writer, pass) = store.resume_run_keeping(&manifest.run_id, |r| {
+        if r.outcome == Outcome::NotStarted {
+            return false;
+        }
+        done.insert(r.input_line, &r.input);
+        counts.add(r);
+        true
+    })?;
+    tracing::info!(
+        run_id = %manifest.run_id,
+        kept = pass.kept,
+        not_started_dropped = pass.dropped,
+        rewritten_segments = pass.rewritten_segments,
+        torn_tail_cut = writer.repaired().is_some(),
+        "resuming"
+    );
+    manifest.status = RunStatus::Running;
+    manifest.ended_at = None;
+    manifest.failure = None;
+    store.write_manifest(&manifest)?;
+    Ok(OpenedRun {
+        manifest,
+        writer,
+        resume: Some((done, counts)),
+    })
+}
+
+fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
+    if wanted != "latest" {
+        return store
+            .manifest(wanted)
+            .with_context(|| format!("no run {wanted} in {}", store.root().display()));
+    }
+    store
+        .runs()?
+        .into_iter()
+        .rev()
+        .find(|m| m.status != RunStatus::Complete)
+        .with_context(|| format!("no unfinished run in {} to resume", store.root().display()))
+}

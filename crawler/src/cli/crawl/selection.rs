@@ -1,0 +1,124 @@
+//! What decides which sites are in a run (input files, shard, exclusion lists), recorded in
+//! the manifest so `--resume` can refuse to continue a run over different inputs.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::input::Source;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    pub inputs: Vec<FileId>,
+    pub shard: String,
+    pub exclusions: Vec<FileId>,
+}
+
+/// A file as it was when the run started: a changed size or modification time means the
+/// line numbers the store's records point at may no longer be the same lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileId {
+    pub path: String,
+    pub bytes: u64,
+    pub modified_ms: u64,
+}
+
+impl FileId {
+    fn of(path: &Path) -> anyhow::Result<FileId> {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+        let modified_ms = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as u64);
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        Ok(FileId {
+            path: path.display().to_string(),
+            bytes: meta.len(),
+            modified_ms,
+        })
+    }
+
+    fn stdin() -> FileId {
+        FileId {
+            path: "-".to_owned(),
+            bytes: 0,
+            modified_ms: 0,
+        }
+    }
+}
+
+impl Selection {
+    pub fn of(sources: &[Source], config: &Config) -> anyhow::Result<Selection> {
+        let inputs = sources
+            .iter()
+            .map(|s| match s {
+                Source::Stdin => Ok(FileId::stdin()),
+                Source::File(p) => FileId::of(p),
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let exclusions = config
+            .input
+            .exclude
+            .iter()
+            .map(|p| FileId::of(p))
+            .collect::<anyhow::Result<_>>()?;
+        Ok(Selection {
+            inputs,
+            shard: config.input.shard.to_string(),
+            exclusions,
+        })
+    }
+
+    /// Refuses, naming the difference, unless `self` (now) selects the same sites as
+    /// `recorded` (the run's start).
+    pub fn check_same_as(&self, recorded: Option<&serde_json::Value>) -> anyhow::Result<()> {
+        if self.inputs.iter().any(|f| f.path == "-") {
+            bail!("a run reading standard input cannot be resumed: save the list to a file");
+        }
+        let Some(recorded) = recorded else {
+            bail!("the run's manifest does not say which inputs it read, so it cannot be resumed");
+        };
+        let recorded: Selection = serde_json::from_value(recorded.clone())
+            .context("the run's manifest has an unreadable input selection")?;
+        if recorded.inputs != self.inputs {
+            bail!(
+                "the input files differ from the run's ({}; now {}): resume with the same, \
+                 unchanged files, or start a new run",
+                describe(&recorded.inputs),
+                describe(&self.inputs)
+            );
+        }
+        if recorded.shard != self.shard {
+            bail!(
+                "the shard differs from the run's ({} then, {} now): resume with --shard {}",
+                recorded.shard,
+                self.shard,
+                recorded.shard
+            );
+        }
+        if recorded.exclusions != self.exclusions {
+            bail!(
+                "the exclusion lists differ from the run's ({}; now {}): resume with the same \
+                 lists, or start a new run",
+                describe(&recorded.exclusions),
+                describe(&self.exclusions)
+            );
+        }
+        Ok(())
+    }
+}
+
+fn describe(files: &[FileId]) -> String {
+    if files.is_empty() {
+        return "none".to_owned();
+    }
+    files
+        .iter()
+        .map(|f| format!("{} ({} bytes)", f.path, f.bytes))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,126 @@
+//! One site in flight: scanned under the cut token, a panic turned into a record, retried when
+//! the failure came from this machine, and its record handed to the writer before its
+//! concurrency slot is freed (so in-flight work never outruns the writer).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use mcpcensus_store::{Outcome, Record};
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use super::intake::SiteJob;
+use super::local::{local_cause, retry_delay, LOCAL_ATTEMPTS};
+use super::progress::Counters;
+use super::scanner::Scanner;
+
+/// What every site task shares.
+pub(super) struct SiteContext {
+    pub scanner: Arc<dyn Scanner>,
+    pub run_id: Arc<str>,
+    pub records: mpsc::Sender<Record>,
+    pub cut: CancellationToken,
+    pub counters: Arc<Counters>,
+    /// Cancelled when a record cannot be handed over (the writer has stopped).
+    pub sink_failed: CancellationToken,
+    /// Cancelled when this machine keeps running out of resources; the run stops.
+    pub local_exhausted: CancellationToken,
+}
+
+pub(super) fn spawn(
+    tasks: &mut JoinSet<()>,
+    ctx: Arc<SiteContext>,
+    site: SiteJob,
+    permit: OwnedSemaphorePermit,
+) {
+    ctx.counters.in_flight.fetch_add(1, Ordering::Relaxed);
+    tasks.spawn(async move {
+        let mut record = scan_with_retries(&ctx, site).await;
+        mcpcensus_store::bound(&mut record);
+        ctx.counters.in_flight.fetch_sub(1, Ordering::Relaxed);
+        if ctx.records.send(record).await.is_err() {
+            ctx.sink_failed.cancel();
+        }
+        drop(permit);
+    });
+}
+
+async fn scan_with_retries(ctx: &SiteContext, site: SiteJob) -> Record {
+    let mut attempt = 1;
+    loop {
+        let record = scan_once(ctx, &site).await;
+        let Some(cause) = local_cause(&record) else {
+            return record;
+        };
+        ctx.counters.local_retries.fetch_add(1, Ordering::Relaxed);
+        if attempt >= LOCAL_ATTEMPTS {
+            tracing::error!(
+                cause,
+                attempts = attempt,
+                "this machine keeps running out of resources; stopping the run"
+            );
+            ctx.local_exhausted.cancel();
+            return site.record(
+                &ctx.run_id,
+                Outcome::NotStarted,
+                format!("not scanned: this machine ran out of resources ({cause})"),
+            );
+        }
+        tracing::warn!(
+            cause,
+            attempt,
+            "local resource failure; the site waits and is scanned again"
+        );
+        tokio::select! {
+            _ = tokio::time::sleep(retry_delay(attempt)) => {}
+            _ = ctx.cut.cancelled() => return cut_record(ctx, &site),
+        }
+        attempt += 1;
+    }
+}
+
+/// One scan in its own task, so a panic is caught there and becomes this site's record.
+async fn scan_once(ctx: &SiteContext, site: &SiteJob) -> Record {
+    let scanner = ctx.scanner.clone();
+    let run_id = ctx.run_id.clone();
+    let job = site.clone();
+    let mut handle = tokio::spawn(async move { scanner.scan(&job, &run_id).await });
+    tokio::select! {
+        joined = &mut handle => match joined {
+            Ok(record) => record,
+            Err(e) if e.is_panic() => {
+                let text = panic_text(e.into_panic());
+                tracing::error!(panic = %text, "a site scan panicked");
+                site.record(
+                    &ctx.run_id,
+                    Outcome::NotMeasured,
+                    format!("internal error: the scan panicked: {text}"),
+                )
+            }
+            Err(_) => cut_record(ctx, site),
+        },
+        _ = ctx.cut.cancelled() => {
+            handle.abort();
+            cut_record(ctx, site)
+        }
+    }
+}
+
+fn cut_record(ctx: &SiteContext, site: &SiteJob) -> Record {
+    site.record(
+        &ctx.run_id,
+        Outcome::NotStarted,
+        "interrupted by shutdown before the scan finished",
+    )
+}
+
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    match payload.downcast::<String>() {
+        Ok(s) => *s,
+        Err(payload) => match payload.downcast::<&'static str>() {
+            Ok(s) => (*s).to_owned(),
+            Err(_) => "(no message)".to_owned(),
+        },
+    }
+}

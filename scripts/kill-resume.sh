@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Kills a crawl of a simulated web with SIGKILL at random moments, resuming it each time, then
+# checks that every input line has exactly one record and every MCP site passed.
+# usage: scripts/kill-resume.sh [KILLS] [SITES]     (PROFILE=debug to skip the release build)
+set -euo pipefail
+kills=${1:-20}
+sites=${2:-2000}
+profile=${PROFILE:-release}
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'exec 3>&-; rm -rf "$work"' EXIT
+flag=$([ "$profile" = release ] && echo --release || true)
+cargo build $flag -q -p mcpcensus -p mcpcensus-simweb --bins --manifest-path "$top/Cargo.toml"
+bin="$top/target/$profile"
+web="$work/web"
+mkfifo "$work/hold"
+"$bin/simweb" "$web" "$sites" 50 < "$work/hold" &
+exec 3> "$work/hold"
+for _ in $(seq 600); do [ -f "$web/ready" ] && break; sleep 0.1; done
+[ -f "$web/ready" ] || { echo "simweb did not start"; exit 1; }
+store="$work/store"
+crawl=("$bin/mcpcensus" crawl "$web/list.txt" --quiet --out "$store"
+  --resolver "$(cat "$web/dns.txt")" --ca-file "$web/ca.pem" --allow-net 127.0.0.0/8
+  --concurrency 100 --per-ip-rps 2000 --per-ip-connections 64)
+started=$(date +%s.%N)
+for i in $(seq "$kills"); do
+  resume=()
+  [ -d "$store/runs" ] && [ -n "$(ls "$store/runs" 2>/dev/null)" ] && resume=(--resume)
+  # The binary itself in the background, so $! is the crawler's pid.
+  "${crawl[@]}" "${resume[@]}" 2> "$work/crawl.log" &
+  pid=$!
+  sleep "$(( RANDOM % 2 )).$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
+  if kill -KILL "$pid" 2>/dev/null; then
+    wait "$pid" 2>/dev/null || true
+    echo "kill $i: $("$bin/mcpcensus" export --from "$store" 2>/dev/null | wc -l) records so far"
+  else
+    wait "$pid" || { cat "$work/crawl.log"; exit 1; }
+    echo "kill $i: the run had already ended"
+  fi
+done
+"${crawl[@]}" --resume || { echo "the final resume failed"; exit 1; }
+ended=$(date +%s.%N)
+"$bin/mcpcensus" export --from "$store" > "$work/records.jsonl"
+python3 - "$web/list.txt" "$work/records.jsonl" <<'PY'
+import json, sys, collections
+lines = [l.rstrip("\n") for l in open(sys.argv[1])]
+records = [json.loads(l) for l in open(sys.argv[2])]
+per_line = collections.Counter(r["input_line"] for r in records)
+doubled = [l for l, n in per_line.items() if n > 1]
+missing = [i for i in range(1, len(lines) + 1) if i not in per_line]
+placeholders = [r["input"] for r in records if r["outcome"] == "not_started"]
+mcp = [r for r in records if r["input"].startswith("site") and int(r["input"][4:].split(".")[0]) % 10 == 0]
+failed = [r["input"] for r in mcp if r["outcome"] != "pass"]
+print(f"{len(lines)} input lines, {len(records)} records, {len(doubled)} doubled, "
+      f"{len(missing)} missing, {len(placeholders)} not_started, "
+      f"{len(mcp) - len(failed)}/{len(mcp)} MCP sites pass")
+sys.exit(1 if doubled or missing or placeholders or failed else 0)
+PY
+echo "kill test passed: $kills kills, $(awk -v a="$started" -v b="$ended" 'BEGIN {printf "%.1f", b - a}') s in all"

@@ -1,0 +1,88 @@
+//! The resume pass: placeholders dropped, torn tails ignored, a crash mid-rewrite harmless.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+
+use super::*;
+use crate::record::{Outcome, Record};
+use crate::testutil::full_record;
+
+const RUN: &str = "20261201T100000Z-000001";
+
+fn record(i: usize, outcome: Outcome) -> Record {
+    let mut r = full_record(RUN, i);
+    r.outcome = outcome;
+    r
+}
+
+#[test]
+fn the_resume_pass_drops_placeholders_and_keeps_the_rest_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_with(
+        dir.path(),
+        WriterOptions {
+            max_segment_bytes: 4096,
+            ..WriterOptions::default()
+        },
+    )
+    .unwrap();
+    let manifest = RunManifest::new(RUN, 1, vec![], serde_json::json!({}), false);
+    let mut writer = store.create_run(&manifest).unwrap();
+    for i in 0..40 {
+        let outcome = if i % 7 == 3 {
+            Outcome::NotStarted
+        } else {
+            Outcome::Pass
+        };
+        writer.append(&record(i, outcome)).unwrap();
+    }
+    writer.finish().unwrap();
+    // A torn tail, as a kill mid-write leaves it.
+    let last = list_segments(&store.run_dir(RUN).unwrap())
+        .unwrap()
+        .pop()
+        .unwrap()
+        .1;
+    OpenOptions::new()
+        .append(true)
+        .open(&last)
+        .unwrap()
+        .write_all(&[200, 0, 0, 0, 1, 2])
+        .unwrap();
+
+    let mut seen = Vec::new();
+    let (mut writer, pass) = store
+        .resume_run_keeping(RUN, |r| {
+            seen.push(r.input_line);
+            r.outcome != Outcome::NotStarted
+        })
+        .unwrap();
+    assert_eq!(seen.len(), 40);
+    assert_eq!(pass.dropped, 6);
+    assert_eq!(pass.kept, 34);
+    assert!(pass.rewritten_segments >= 1);
+
+    // A second writer is refused while this one lives.
+    assert!(matches!(
+        store.resume_run(RUN),
+        Err(crate::StoreError::RunLocked { .. })
+    ));
+    // Appending after the pass: the new record follows the kept ones, nothing is lost.
+    writer.append(&record(99, Outcome::Pass)).unwrap();
+    writer.finish().unwrap();
+    let lines: Vec<u64> = store
+        .read_run(RUN)
+        .unwrap()
+        .map(|r| r.unwrap().input_line)
+        .collect();
+    let mut want: Vec<u64> = (0..40u64).filter(|i| i % 7 != 3).map(|i| i + 1).collect();
+    want.push(100);
+    assert_eq!(lines, want);
+
+    // A second pass finds nothing to drop.
+    let (_, again) = store.resume_run_keeping(RUN, |_| true).unwrap();
+    assert_eq!(
+        (again.kept, again.dropped, again.rewritten_segments),
+        (35, 0, 0)
+    );
+}

@@ -1,0 +1,8 @@
+//! Unattended runs: signals, kill -9 and resume, a low open-files limit, a failing sink.
+
+mod bounded;
+mod fixture;
+mod kill;
+mod limits;
+mod signals;
+mod sink;
