@@ -129,11 +129,17 @@ impl Connector {
                     return Ok((tcp, addr, permit));
                 }
                 Ok(Err(err)) => {
+                    let failure = ConnectFailure::from_io(&err);
                     last = FetchError::Connect {
                         host: host.to_owned(),
                         address: addr,
-                        failure: ConnectFailure::from_io(&err),
+                        failure,
                     };
+                    // This machine is out of something: the next address would say nothing
+                    // about the site, and a later refusal must not hide why.
+                    if matches!(failure, ConnectFailure::Local(_)) {
+                        break;
+                    }
                 }
                 Err(_) => {
                     last = FetchError::Timeout {

@@ -5,6 +5,7 @@ use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
 use super::guard::Refusal;
+use super::local::LocalResource;
 use super::resolver::ResolveError;
 
 /// Which wait ran out of time.
@@ -47,6 +48,8 @@ pub enum ConnectFailure {
     Unreachable,
     /// Reset or aborted while connecting.
     Reset,
+    /// This machine ran out of something (never the site's doing).
+    Local(LocalResource),
     /// Any other I/O failure.
     Other,
 }
@@ -54,6 +57,9 @@ pub enum ConnectFailure {
 impl ConnectFailure {
     pub(crate) fn from_io(err: &std::io::Error) -> Self {
         use std::io::ErrorKind as K;
+        if let Some(resource) = LocalResource::from_io(err) {
+            return Self::Local(resource);
+        }
         match err.kind() {
             K::ConnectionRefused => Self::Refused,
             K::HostUnreachable | K::NetworkUnreachable | K::AddrNotAvailable => Self::Unreachable,
@@ -66,6 +72,7 @@ impl ConnectFailure {
 impl fmt::Display for ConnectFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Self::Local(resource) => return resource.fmt(f),
             Self::Refused => "connection refused",
             Self::Unreachable => "unreachable",
             Self::Reset => "reset while connecting",
@@ -170,6 +177,21 @@ impl FetchError {
             Self::Timeout { .. } => "timeout",
             Self::Reset { .. } => "reset",
             Self::Protocol { .. } => "protocol",
+        }
+    }
+
+    /// The resource of this machine that ran out, when that is why the fetch failed.
+    pub fn local_resource(&self) -> Option<LocalResource> {
+        match self {
+            Self::Connect {
+                failure: ConnectFailure::Local(resource),
+                ..
+            }
+            | Self::Resolve {
+                error: ResolveError::Local(resource),
+                ..
+            } => Some(*resource),
+            _ => None,
         }
     }
 }

@@ -23,6 +23,7 @@ mod error;
 mod fetch;
 mod fetch_error;
 mod guard;
+mod local;
 mod options;
 mod pins;
 pub mod recorder;
@@ -43,6 +44,7 @@ pub use fetch::{
     DEFAULT_BODY_CAP, DEFAULT_REQUEST_TIMEOUT,
 };
 pub use guard::{BlockedRange, Embedding, Guard, Refusal};
+pub use local::{LocalResource, LOCAL_RESOURCE_TAG};
 pub use options::*;
 pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};

@@ -21,6 +21,7 @@ use hickory_resolver::TokioResolver;
 use tokio::sync::Semaphore;
 
 use super::error::NetError;
+use super::local::LocalResource;
 use super::options::NetOptions;
 
 /// Why a name did not resolve to addresses (an expected outcome, not a fault of ours).
@@ -34,6 +35,8 @@ pub enum ResolveError {
     Timeout,
     /// The name exists but has no A or AAAA records.
     NoAddresses,
+    /// This machine ran out of something (never the name's doing).
+    Local(LocalResource),
     /// Anything else (refused, malformed name, transport failure).
     Other(String),
 }
@@ -46,6 +49,7 @@ impl ResolveError {
             Self::ServFail => "servfail",
             Self::Timeout => "timeout",
             Self::NoAddresses => "no_addresses",
+            Self::Local(_) => "local",
             Self::Other(_) => "other",
         }
     }
@@ -58,6 +62,7 @@ impl fmt::Display for ResolveError {
             Self::ServFail => f.write_str("DNS server failure (SERVFAIL)"),
             Self::Timeout => f.write_str("DNS timeout"),
             Self::NoAddresses => f.write_str("no A or AAAA records"),
+            Self::Local(resource) => resource.fmt(f),
             Self::Other(detail) => write!(f, "DNS error: {detail}"),
         }
     }
@@ -179,7 +184,7 @@ fn normalize(host: &str) -> String {
     host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase()
 }
 
-fn classify(err: &HickoryError) -> ResolveError {
+pub(super) fn classify(err: &HickoryError) -> ResolveError {
     if err.is_nx_domain() {
         return ResolveError::NxDomain;
     }
@@ -190,6 +195,9 @@ fn classify(err: &HickoryError) -> ResolveError {
         HickoryError::Timeout => ResolveError::Timeout,
         HickoryError::Dns(DnsError::ResponseCode(ResponseCode::ServFail)) => ResolveError::ServFail,
         HickoryError::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => ResolveError::Timeout,
+        HickoryError::Io(io) => LocalResource::from_io(io)
+            .map_or_else(|| ResolveError::Other(err.to_string()), ResolveError::Local),
+        HickoryError::NoConnections => ResolveError::Local(LocalResource::DnsSockets),
         other => ResolveError::Other(other.to_string()),
     }
 }

@@ -22,15 +22,39 @@ impl Scanner for FaultyScanner {
                 panic!("boom at {}", job.input);
             }
             if job.input == "local.test" && self.local.fetch_sub(1, Ordering::SeqCst) > 0 {
-                return job.record(
-                    run_id,
-                    Outcome::Unreachable,
-                    "DNS: Too many open files (os error 24)",
-                );
+                return job.record(run_id, Outcome::Unreachable, out_of_descriptors());
             }
             job.record(run_id, Outcome::OutOfScope, "test")
         })
     }
+}
+
+/// What the scan writes when the connector's socket() fails with EMFILE: the net layer's
+/// typed error, rendered as the scan renders it.
+fn out_of_descriptors() -> String {
+    let emfile = std::io::Error::from_raw_os_error(rustix::io::Errno::MFILE.raw_os_error());
+    let err = crate::net::FetchError::Connect {
+        host: "local.test".to_owned(),
+        address: "127.0.0.1:443".parse().unwrap(),
+        failure: crate::net::ConnectFailure::from_io(&emfile),
+    };
+    format!("the site did not answer: {err}")
+}
+
+/// The OS's own text is not a cause: a site whose page says it is a verdict like any other.
+#[test]
+fn only_the_typed_rendering_counts_as_local() {
+    let site = job_record("DNS: Too many open files (os error 24)");
+    assert_eq!(local_cause(&site), None);
+    let local = job_record(&out_of_descriptors());
+    assert_eq!(
+        local_cause(&local),
+        Some("out of file descriptors (EMFILE)")
+    );
+}
+
+fn job_record(reason: &str) -> Record {
+    Record::new("run", 0, "x.test", 1, Outcome::Unreachable, reason)
 }
 
 fn outcome_of<'a>(records: &'a [Record], input: &str) -> &'a Record {

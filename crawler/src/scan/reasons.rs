@@ -8,6 +8,7 @@ pub fn resolve(error: &ResolveError) -> String {
         ResolveError::ServFail => "DNS: the name server failed (SERVFAIL)".into(),
         ResolveError::Timeout => "DNS: no answer in time".into(),
         ResolveError::NoAddresses => "DNS: the name has no A or AAAA records".into(),
+        ResolveError::Local(resource) => format!("DNS: {resource}"),
         ResolveError::Other(detail) => format!("DNS: {detail}"),
     }
 }

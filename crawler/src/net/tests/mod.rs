@@ -2,6 +2,7 @@
 
 mod client;
 mod guard;
+mod local;
 mod resolver;
 mod support;
 mod throttle;

@@ -1,0 +1,77 @@
+//! A connect that fails because this process is out of file descriptors is typed as a local
+//! resource failure (by errno), not as a site that cannot be reached. The descriptors are
+//! exhausted in a child process (this test binary run again), so no other test is starved.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::process::Command;
+
+use url::Url;
+
+use crate::net::{ConnectFailure, FetchError, FetchRequest, LocalResource, Net, NetOptions};
+
+const CHILD: &str = "MCPCENSUS_TEST_EMFILE_CHILD";
+const NAME: &str = "net::tests::local::a_connect_out_of_descriptors_is_a_local_failure";
+
+#[test]
+fn a_connect_out_of_descriptors_is_a_local_failure() {
+    if std::env::var_os(CHILD).is_some() {
+        return in_child();
+    }
+    let out = Command::new(std::env::current_exe().expect("test binary"))
+        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("run the child");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{text}");
+    assert!(text.contains("1 passed"), "the child ran the test:\n{text}");
+}
+
+fn in_child() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let localhost = IpAddr::from([127, 0, 0, 1]);
+    let net = Net::new(NetOptions {
+        static_hosts: HashMap::from([("site.test".to_owned(), vec![localhost])]),
+        allow_nets: vec!["127.0.0.0/8".parse().expect("net")],
+        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
+        ..NetOptions::default()
+    })
+    .expect("net");
+    let site = net.site_client();
+    let target = Url::parse("http://site.test:9/").expect("url");
+    // A small limit, then every descriptor under it taken: the connector's socket() fails.
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = Rlimit {
+        current: Some(256),
+        maximum: getrlimit(Resource::Nofile).maximum,
+    };
+    setrlimit(Resource::Nofile, limit).expect("setrlimit");
+    let mut held = Vec::new();
+    while let Ok(file) = std::fs::File::open("/dev/null") {
+        held.push(file);
+        assert!(held.len() <= 256, "the limit did not hold");
+    }
+    let err = runtime
+        .block_on(site.fetch(FetchRequest::get(target)))
+        .expect_err("no descriptor to connect with");
+    drop(held);
+    assert!(
+        matches!(
+            err,
+            FetchError::Connect {
+                failure: ConnectFailure::Local(LocalResource::FileDescriptors),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.local_resource(), Some(LocalResource::FileDescriptors));
+    assert!(err
+        .to_string()
+        .contains("local resource: out of file descriptors"));
+}
