@@ -75,3 +75,36 @@ fn in_child() {
         .to_string()
         .contains("local resource: out of file descriptors"));
 }
+
+/// The DNS socket failing with a local errno, or hickory finding no socket at all, is this
+/// machine's failure; the same failure with another errno stays a DNS error of the name.
+#[test]
+fn dns_transport_failures_of_this_machine_are_local() {
+    use hickory_resolver::net::NetError;
+    use std::sync::Arc;
+
+    use crate::net::resolver::classify;
+    use crate::net::ResolveError;
+
+    let io = |errno: rustix::io::Errno| {
+        NetError::Io(Arc::new(std::io::Error::from_raw_os_error(
+            errno.raw_os_error(),
+        )))
+    };
+    assert_eq!(
+        classify(&io(rustix::io::Errno::NFILE)),
+        ResolveError::Local(LocalResource::FileTable)
+    );
+    assert_eq!(
+        classify(&io(rustix::io::Errno::NOBUFS)),
+        ResolveError::Local(LocalResource::SocketBuffers)
+    );
+    assert_eq!(
+        classify(&NetError::NoConnections),
+        ResolveError::Local(LocalResource::DnsSockets)
+    );
+    assert!(matches!(
+        classify(&io(rustix::io::Errno::CONNREFUSED)),
+        ResolveError::Other(_)
+    ));
+}
