@@ -110,6 +110,22 @@ async fn report_json(crawl: &WebCrawl, name: &str, source: &[&str]) -> serde_jso
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
+/// The report's measurement: what the sites answered. The methods (read from run manifests,
+/// which the four shard processes keep in their own stores) and the time each run was
+/// scanned at differ between two runs of the same sites by construction.
+fn measured(mut report: serde_json::Value) -> serde_json::Value {
+    if let Some(obj) = report.as_object_mut() {
+        obj.remove("methods");
+    }
+    if let Some(history) = report["history"].as_array_mut() {
+        for point in history.iter_mut().filter_map(|p| p.as_object_mut()) {
+            point.remove("first_scan_at");
+            point.remove("first_scan_ms");
+        }
+    }
+    report
+}
+
 async fn rows(conn: &Connection, sql: &str) -> Vec<(String, String)> {
     conn.client.query(sql).bind(RUN).fetch_all().await.unwrap()
 }
@@ -223,7 +239,11 @@ async fn four_shards_on_a_two_shard_cluster_report_as_one_unsharded_run() {
     for (i, url) in [a, b].into_iter().enumerate() {
         let source = ["--clickhouse", url.as_str(), "--database", DB];
         let from_cluster = report_json(&crawl, &format!("cluster{i}.json"), &source).await;
-        assert_eq!(from_cluster, from_store, "report through {url}");
+        assert_eq!(
+            measured(from_cluster),
+            measured(from_store.clone()),
+            "report through {url}"
+        );
     }
 }
 
