@@ -232,6 +232,33 @@ pub struct AuthInfo {
     pub metadata_urls: Vec<String>,
 }
 
+/// What the site's robots.txt said, as the scan read it (absent when robots.txt was not read:
+/// `--robots ignore`, or a scan without discovery).
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct RobotsInfo {
+    pub url: String,
+    /// The answer's status; absent when there was no answer.
+    pub status: Option<u16>,
+    /// `rules` (a robots.txt was read and is followed), `allow_all` (none, a 4xx, a redirect
+    /// or an error: everything allowed) or `disallow_all` (a 5xx, RFC 9309).
+    pub verdict: String,
+    /// The Crawl-delay of the group that applies to us, in milliseconds.
+    pub crawl_delay_ms: Option<u32>,
+    /// The URLs the scan would have fetched and did not, because robots.txt disallows them.
+    pub skipped: Vec<String>,
+}
+
 /// One audit finding.
 #[derive(
     Debug,
@@ -354,6 +381,9 @@ pub struct Record {
     pub documents: Vec<DocumentLog>,
     pub requests: Vec<RequestLog>,
     pub timings: Timings,
+    /// What robots.txt said (added after schema 1's first fields: absent in older exports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots: Option<RobotsInfo>,
 }
 
 impl Record {
@@ -404,6 +434,7 @@ impl Record {
             documents: Vec::new(),
             requests: Vec::new(),
             timings: Timings::default(),
+            robots: None,
         }
     }
 }
