@@ -384,6 +384,10 @@ pub struct Record {
     /// What robots.txt said (added after schema 1's first fields: absent in older exports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub robots: Option<RobotsInfo>,
+    /// URLs a server named that broke a safety rule (`url: rule; not requested`): a legacy-SSE
+    /// endpoint on another origin, an OAuth metadata URL on a bad port or an IP literal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_urls: Vec<String>,
 }
 
 impl Record {
@@ -435,6 +439,7 @@ impl Record {
             requests: Vec::new(),
             timings: Timings::default(),
             robots: None,
+            refused_urls: Vec::new(),
         }
     }
 }

@@ -135,6 +135,12 @@ impl Throttle {
         self.wait(&self.per_ip, &ip).await;
     }
 
+    /// Takes one request from the IP's rate if it has room now (tests see what was charged).
+    #[cfg(test)]
+    pub(crate) fn ip_has_room(&self, ip: IpAddr) -> bool {
+        self.per_ip.check_key(&ip).is_ok()
+    }
+
     /// Books the host's next Crawl-delay slot: now, or `gap` after the last one booked.
     fn next_slot(&self, host: &str, gap: Duration) -> Instant {
         let now = Instant::now();

@@ -13,6 +13,7 @@ mod network;
 mod report;
 mod report_clickhouse;
 mod report_html;
+mod safety;
 mod sdk;
 mod seed000;
 mod seed000_sites;

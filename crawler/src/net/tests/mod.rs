@@ -3,5 +3,6 @@
 mod client;
 mod guard;
 mod resolver;
+mod safety;
 mod support;
 mod throttle;
