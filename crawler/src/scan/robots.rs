@@ -2,8 +2,6 @@
 //! which then refuses every GET it disallows (the discovery documents, the endpoint card,
 //! the deep probe's). What it said goes into the record.
 
-use std::time::Duration;
-
 use mcpcensus_store::RobotsInfo;
 use url::Url;
 
@@ -12,8 +10,9 @@ use crate::net::{FetchError, RobotsRules};
 
 /// RFC 9309 §2.5: crawlers must read at least the first 500 KiB.
 pub const ROBOTS_CAP: usize = 512 * 1024;
-/// robots.txt gets at most this long; it must not eat the documents' time.
-pub const ROBOTS_TIMEOUT: Duration = Duration::from_secs(5);
+/// robots.txt gets as long as any discovery document: as the site's first request it also
+/// carries the connection's TCP and TLS set-up.
+pub const ROBOTS_TIMEOUT: std::time::Duration = super::documents::DOCUMENT_TIMEOUT;
 
 /// Fetches `/robots.txt` and sets its rules on the site's client. Returns the failure when
 /// nothing answers (the site is unreachable: the documents would only wait out the same).
