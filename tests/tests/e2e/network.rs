@@ -312,17 +312,7 @@ async fn two_thousand_sites_at_concurrency_two_thousand_get_one_record_each() {
             &web,
             &inputs,
             true,
-            // The run's concurrency is under test, not robots.txt (its own tests cover it):
-            // one request per site less keeps 2,000 TLS first requests within their time on
-            // a loaded 2-core machine.
-            &[
-                "--concurrency",
-                "2000",
-                "--per-ip-rps",
-                "1000",
-                "--robots",
-                "ignore",
-            ],
+            &["--concurrency", "2000", "--per-ip-rps", "1000"],
         )
         .await;
     assert_eq!(code, ExitCode::SUCCESS);
