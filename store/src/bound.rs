@@ -38,6 +38,10 @@ pub fn bound(record: &mut Record) -> bool {
         MAX_SHORT_LIST,
     );
     cut.list("checklist", &mut record.checklist, MAX_SHORT_LIST);
+    cut.list("refused_urls", &mut record.refused_urls, MAX_SHORT_LIST);
+    if let Some(robots) = &mut record.robots {
+        cut.list("robots_skipped", &mut robots.skipped, MAX_SHORT_LIST);
+    }
     if let Some(auth) = &mut record.auth {
         cut.list(
             "authorization_servers",
@@ -65,6 +69,14 @@ fn bound_texts(r: &mut Record, cut: &mut Cuts) {
     }
     for f in &mut r.findings {
         bound_finding(f, cut);
+    }
+    for u in r.refused_urls.iter_mut() {
+        cut.text("urls", u, MAX_URL_BYTES);
+    }
+    if let Some(robots) = &mut r.robots {
+        for u in std::iter::once(&mut robots.url).chain(robots.skipped.iter_mut()) {
+            cut.text("urls", u, MAX_URL_BYTES);
+        }
     }
     for d in &mut r.documents {
         cut.text("urls", &mut d.url, MAX_URL_BYTES);

@@ -59,3 +59,30 @@ fn many_long_findings_under_the_count_cap_still_fit_the_byte_budget() {
     assert!(r.findings.len() < MAX_FINDINGS);
     assert!(serde_json::to_vec(&r).unwrap().len() < 2 * 1024 * 1024);
 }
+
+#[test]
+fn refused_urls_and_robots_skips_are_capped() {
+    let mut r = Record::new("run", 1, "a.test", 1, Outcome::Pass, "x");
+    r.refused_urls = vec!["https://a.test/x: bad port; not requested".into(); 10_000];
+    r.robots = Some(crate::record::RobotsInfo {
+        url: "https://a.test/robots.txt".into(),
+        status: Some(200),
+        verdict: "rules".into(),
+        crawl_delay_ms: None,
+        skipped: vec![format!("https://a.test/{}", "p".repeat(10_000)); 1_000],
+    });
+    assert!(bound(&mut r));
+    assert_eq!(r.refused_urls.len(), MAX_SHORT_LIST);
+    let robots = r.robots.as_ref().unwrap();
+    assert_eq!(robots.skipped.len(), MAX_SHORT_LIST);
+    assert!(robots.skipped.iter().all(|u| u.len() <= MAX_URL_BYTES));
+    let marker = r.truncated.as_deref().unwrap();
+    assert!(
+        marker.contains("refused_urls: 128 of 10000 kept"),
+        "{marker}"
+    );
+    assert!(
+        marker.contains("robots_skipped: 128 of 1000 kept"),
+        "{marker}"
+    );
+}

@@ -232,6 +232,33 @@ pub struct AuthInfo {
     pub metadata_urls: Vec<String>,
 }
 
+/// What the site's robots.txt said, as the scan read it (absent when robots.txt was not read:
+/// `--robots ignore`, or a scan without discovery).
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct RobotsInfo {
+    pub url: String,
+    /// The answer's status; absent when there was no answer.
+    pub status: Option<u16>,
+    /// `rules` (a robots.txt was read and is followed), `allow_all` (none, a 4xx, a redirect
+    /// or an error: everything allowed) or `disallow_all` (a 5xx, RFC 9309).
+    pub verdict: String,
+    /// The Crawl-delay of the group that applies to us, in milliseconds.
+    pub crawl_delay_ms: Option<u32>,
+    /// The URLs the scan would have fetched and did not, because robots.txt disallows them.
+    pub skipped: Vec<String>,
+}
+
 /// One audit finding.
 #[derive(
     Debug,
@@ -358,6 +385,13 @@ pub struct Record {
     /// `findings: 2500 of 166000 kept`; `None` when nothing was cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<String>,
+    /// What robots.txt said (added after schema 1's first fields: absent in older exports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots: Option<RobotsInfo>,
+    /// URLs a server named that broke a safety rule (`url: rule; not requested`): a legacy-SSE
+    /// endpoint on another origin, an OAuth metadata URL on a bad port or an IP literal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_urls: Vec<String>,
 }
 
 impl Record {
@@ -409,6 +443,8 @@ impl Record {
             requests: Vec::new(),
             timings: Timings::default(),
             truncated: None,
+            robots: None,
+            refused_urls: Vec::new(),
         }
     }
 }

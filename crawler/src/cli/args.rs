@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
 
-use crate::config::{Config, LogFormat, Probe};
+use crate::config::{Config, LogFormat, Probe, Robots};
 use crate::input::Shard;
 
 #[derive(Debug, Parser)]
@@ -82,6 +82,15 @@ pub struct ScanArgs {
     /// Opt-out list: a listed domain excludes itself and its subdomains (repeatable).
     #[arg(long = "exclude", value_name = "FILE")]
     pub exclude: Vec<PathBuf>,
+    /// IP-range opt-out: a CIDR or a file of CIDRs never connected to (repeatable).
+    #[arg(long = "exclude-net", value_name = "CIDR|FILE")]
+    pub exclude_net: Vec<String>,
+    /// Your contact (URL or mail address), sent in the User-Agent; set it for public crawls.
+    #[arg(long, value_name = "URL|MAIL")]
+    pub contact: Option<String>,
+    /// respect (fetch robots.txt once per site, skip what it disallows) or ignore [default: respect].
+    #[arg(long, value_enum)]
+    pub robots: Option<Robots>,
     /// survey (discovery and the capped session) or deep (the deep server probe as well) [default: survey].
     #[arg(long, value_enum)]
     pub probe: Option<Probe>,
@@ -274,6 +283,11 @@ impl ScanArgs {
         set(&mut c.crawl.site_deadline_secs, self.site_deadline);
         set(&mut c.net.user_agent, self.user_agent.clone());
         set(&mut c.crawl.probe, self.probe);
+        set(&mut c.net.robots, self.robots);
+        if self.contact.is_some() {
+            c.net.contact.clone_from(&self.contact);
+        }
+        replace_list(&mut c.net.exclude_net, &self.exclude_net);
         set(&mut c.output.log_format, self.log_format);
         replace_list(&mut c.net.resolvers, &self.resolvers);
         replace_list(&mut c.net.ca_files, &self.ca_files);

@@ -55,12 +55,14 @@ pub(super) fn warn_if_no_session_room(config: &Config) {
 
 /// The network and the scanner, from the configuration.
 pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Result<SiteScanner> {
-    let net = Net::new(config.net_options()?).context("setting up the network")?;
+    let net = Net::with_opt_out(config.net_options()?, exclusions.clone())
+        .context("setting up the network")?;
     let settings = ScanSettings {
         site_deadline: Duration::from_secs(config.crawl.site_deadline_secs),
         document_cap: config.crawl.document_cap_bytes.get(),
         tools_cap: config.crawl.tools_cap,
         probe: config.crawl.probe,
+        robots: config.net.robots,
     };
     Ok(SiteScanner::new(net, settings, exclusions))
 }

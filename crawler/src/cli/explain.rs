@@ -29,7 +29,32 @@ pub fn write_transcript(
     }
     let n = transcript.len();
     writeln!(out, "{n} request{}", if n == 1 { "" } else { "s" })?;
+    write_robots(out, record)?;
     writeln!(out)
+}
+
+/// What robots.txt said and what it kept the scan from fetching.
+fn write_robots(out: &mut dyn Write, record: &Record) -> io::Result<()> {
+    let Some(info) = &record.robots else {
+        return writeln!(out, "robots.txt: not read (--robots ignore)");
+    };
+    let status = info
+        .status
+        .map_or("no answer".to_owned(), |s| s.to_string());
+    let said = match info.verdict.as_str() {
+        "rules" => "rules followed",
+        "disallow_all" => "unavailable: everything disallowed",
+        _ => "everything allowed",
+    };
+    write!(out, "robots.txt: {status}, {said}")?;
+    if let Some(ms) = info.crawl_delay_ms {
+        write!(out, "; Crawl-delay {ms} ms")?;
+    }
+    writeln!(out)?;
+    for url in &info.skipped {
+        writeln!(out, "  disallowed, not requested: {}", clean(url))?;
+    }
+    Ok(())
 }
 
 /// One request and its answer.

@@ -8,5 +8,5 @@ mod tests;
 
 pub use settings::{
     parse_resolver, ClickHouseSettings, Config, CrawlSettings, InputSettings, LogFormat,
-    NetSettings, OutputSettings, Probe,
+    NetSettings, OutputSettings, Probe, Robots,
 };

@@ -10,6 +10,16 @@ use super::defaults as d;
 use crate::error::ConfigError;
 use crate::input::Shard;
 
+/// Whether the sites' robots.txt is read and followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Robots {
+    /// Fetch `/robots.txt` once per site and skip every GET it disallows.
+    Respect,
+    /// Neither fetched nor followed (a single site's owner checking their own server).
+    Ignore,
+}
+
 /// How deep a scan goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -82,6 +92,13 @@ pub struct NetSettings {
     pub ca_files: Vec<PathBuf>,
     /// Ranges the address guard lets through (e.g. 127.0.0.0/8 for tests).
     pub allow_net: Vec<IpNet>,
+    /// IP-range opt-outs: each a CIDR or a file of CIDRs (one a line, `#` comments); never
+    /// connected to, whatever `allow_net` says.
+    pub exclude_net: Vec<String>,
+    /// The operator's contact (URL or mail address), sent in the User-Agent.
+    pub contact: Option<String>,
+    /// Whether robots.txt is read and followed.
+    pub robots: Robots,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,6 +162,9 @@ impl Default for NetSettings {
             resolver_concurrency: nz(d::RESOLVER_CONCURRENCY),
             ca_files: Vec::new(),
             allow_net: Vec::new(),
+            exclude_net: Vec::new(),
+            contact: None,
+            robots: Robots::Respect,
         }
     }
 }
@@ -213,6 +233,11 @@ impl Config {
             return invalid("crawl.site_deadline_secs", "must be at least 1");
         }
         self.max_duration()?;
+        if let Some(contact) = &self.net.contact {
+            if let Err(reason) = crate::net::check_contact(contact) {
+                return invalid("net.contact", &reason);
+            }
+        }
         if self.net.connect_timeout_ms == 0 {
             return invalid("net.connect_timeout_ms", "must be at least 1");
         }

@@ -5,8 +5,9 @@
 //! connections only to the pinned addresses. Redirects are returned, never followed; no
 //! compression is asked for; no credentials, cookies or `Origin` are ever sent.
 
+use std::collections::HashMap;
 use std::error::Error as _;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -28,9 +29,11 @@ use super::guard::Guard;
 use super::options::NetOptions;
 use super::pins::Pins;
 use super::resolver::Resolver;
+use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
 use super::tls;
+use crate::input::Exclusions;
 
 /// Headers a caller may not set: credentials, cookies, `Origin`, and those the client owns.
 const DROPPED_HEADERS: [HeaderName; 7] = [
@@ -64,18 +67,25 @@ impl Net {
     /// Validates the options and builds the shared parts (reads CA files and, without explicit
     /// nameservers, the system DNS configuration).
     pub fn new(opts: NetOptions) -> Result<Self, NetError> {
+        Self::with_opt_out(opts, Arc::default())
+    }
+
+    /// The same, with the opt-out list every site client checks before each request.
+    pub fn with_opt_out(opts: NetOptions, opt_out: Arc<Exclusions>) -> Result<Self, NetError> {
         opts.validate()?;
-        let user_agent =
-            HeaderValue::from_str(&opts.user_agent).map_err(|_| NetError::InvalidOption {
+        let user_agent = HeaderValue::from_str(&opts.full_user_agent()).map_err(|_| {
+            NetError::InvalidOption {
                 field: "user_agent",
                 reason: "not a valid header value".to_owned(),
-            })?;
+            }
+        })?;
         let shared = Shared {
             resolver: Resolver::new(&opts)?,
-            guard: Guard::new(opts.allow_nets.clone()),
+            guard: Guard::new(opts.allow_nets.clone()).excluding(opts.exclude_nets.clone()),
             throttle: Throttle::new(&opts)?,
             tls: tls::client_config(&opts.ca_files)?,
             user_agent,
+            opt_out,
             opts,
         };
         Ok(Self {
@@ -98,6 +108,7 @@ impl Net {
             shared: self.shared.clone(),
             pins,
             http,
+            robots: Mutex::new(HashMap::new()),
         }
     }
 
@@ -127,6 +138,8 @@ pub struct SiteClient {
     shared: Arc<Shared>,
     pins: Arc<Pins>,
     http: Client<Connector, Full<Bytes>>,
+    /// Origin → its robots.txt, once read: every later GET there is checked against it.
+    robots: Mutex<HashMap<String, Arc<RobotsRules>>>,
 }
 
 impl std::fmt::Debug for SiteClient {
@@ -138,6 +151,27 @@ impl std::fmt::Debug for SiteClient {
 }
 
 impl SiteClient {
+    /// From now on, GETs to `origin` follow `rules` (and its Crawl-delay spaces them).
+    pub fn set_robots(&self, origin: &url::Url, rules: RobotsRules) {
+        let key = origin.origin().ascii_serialization();
+        self.robots_map().insert(key, Arc::new(rules));
+    }
+
+    /// True when `url`'s origin has no robots.txt rules set or they allow a GET of it.
+    pub fn robots_allow(&self, url: &url::Url) -> bool {
+        self.robots_for(url)
+            .is_none_or(|r| r.allows(&path_and_query(url)))
+    }
+
+    fn robots_for(&self, url: &url::Url) -> Option<Arc<RobotsRules>> {
+        let key = url.origin().ascii_serialization();
+        self.robots_map().get(&key).cloned()
+    }
+
+    fn robots_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RobotsRules>>> {
+        self.robots.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Sends the request and reads the body up to its cap.
     pub async fn fetch(&self, req: FetchRequest) -> Result<FetchResponse, FetchError> {
         let mut head = self.fetch_head(req).await?;
@@ -172,13 +206,37 @@ impl SiteClient {
             Some(url::Host::Ipv6(ip)) => ip.to_string(),
             None => return Err(invalid("no host")),
         };
+        // Checked here, where every request is made, so no path can reach an opted-out host.
+        if let Some(listed) = self.shared.opt_out.covering(&host) {
+            return Err(FetchError::OptedOut {
+                host,
+                listed: listed.to_owned(),
+            });
+        }
+        let robots = self.robots_for(&req.url);
+        if req.method == http::Method::GET
+            && robots
+                .as_ref()
+                .is_some_and(|r| !r.allows(&path_and_query(&req.url)))
+        {
+            return Err(FetchError::Disallowed {
+                url: url_text.clone(),
+            });
+        }
         let addrs = self.pins.get_or_pin(&self.shared, &host).await?;
-        let first = addrs.first().copied().ok_or_else(|| FetchError::Resolve {
-            host: host.clone(),
-            error: super::resolver::ResolveError::NoAddresses,
-        })?;
+        let port = req.url.port_or_known_default().unwrap_or(443);
+        // The address this origin's connections use once one is open; before that, the one
+        // the connector tries first (it charges another address itself if it moves on).
+        let charged = match self.pins.used(&host, port) {
+            Some(ip) => ip,
+            None => addrs.first().copied().ok_or_else(|| FetchError::Resolve {
+                host: host.clone(),
+                error: super::resolver::ResolveError::NoAddresses,
+            })?,
+        };
         let politeness = Instant::now();
-        self.shared.throttle.acquire(&host, first).await;
+        let gap = robots.and_then(|r| r.crawl_delay());
+        self.shared.throttle.acquire(&host, charged, gap).await;
         // Our own politeness wait is not the server's time.
         started += politeness.elapsed();
         let deadline = started + req.timeout;
@@ -257,6 +315,14 @@ impl SiteClient {
         headers.insert(USER_AGENT, self.shared.user_agent.clone());
         headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
         headers
+    }
+}
+
+/// The path and query robots.txt rules are matched against.
+fn path_and_query(url: &url::Url) -> String {
+    match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_owned(),
     }
 }
 

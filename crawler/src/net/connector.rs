@@ -67,6 +67,16 @@ impl Connector {
         let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
         let addrs = self.pins.get_or_pin(&self.shared, host).await?;
         let (tcp, addr, permit) = self.open(host, &addrs, port, &origin).await?;
+        // The request that asked for this connection was charged to the address noted before
+        // (or, for the first connection, the first address); if the connection went elsewhere
+        // the address it reached pays too.
+        let charged = self
+            .pins
+            .note_used(host, port, addr.ip())
+            .or(addrs.first().copied());
+        if charged != Some(addr.ip()) {
+            self.shared.throttle.acquire_ip(addr.ip()).await;
+        }
         let (io, h2) = if tls {
             let stream = self.handshake(host, addr, tcp, &origin).await?;
             let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2".as_slice());

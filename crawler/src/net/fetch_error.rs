@@ -100,6 +100,20 @@ pub enum FetchError {
         /// The limit.
         limit: usize,
     },
+    /// The host is on the opt-out list: no request is made to it.
+    #[error("{host} is covered by the opt-out list entry {listed}: not requested")]
+    OptedOut {
+        /// The host.
+        host: String,
+        /// The listed domain that covers it.
+        listed: String,
+    },
+    /// The site's robots.txt disallows this GET: not requested.
+    #[error("{url}: disallowed by the site's robots.txt: not requested")]
+    Disallowed {
+        /// The URL.
+        url: String,
+    },
     /// Every address of the host was refused by the guard (the first refusal is reported).
     #[error("{host} resolves to {address}, refused: {refusal}")]
     Guard {
@@ -171,6 +185,8 @@ impl FetchError {
             Self::InvalidUrl { .. } => "invalid_url",
             Self::TooManyHosts { .. } => "too_many_hosts",
             Self::Guard { .. } => "guard",
+            Self::OptedOut { .. } => "opted_out",
+            Self::Disallowed { .. } => "robots_disallowed",
             Self::Resolve { .. } => "resolve",
             Self::Connect { .. } => "connect",
             Self::Tls { .. } => "tls",

@@ -67,6 +67,8 @@ pub enum BlockedRange {
     Orchid,
     /// IPv6 outside global unicast `2000::/3`.
     NotGlobalUnicast,
+    /// A range the operator opted out (`--exclude-net`); checked before the allow list.
+    OptedOut,
 }
 
 impl BlockedRange {
@@ -94,6 +96,7 @@ impl BlockedRange {
             Self::Teredo => "Teredo (2001::/32)",
             Self::Orchid => "ORCHID",
             Self::NotGlobalUnicast => "not IPv6 global unicast",
+            Self::OptedOut => "in an opted-out IP range",
         }
     }
 }
@@ -136,6 +139,8 @@ pub struct Refusal {
     pub range: BlockedRange,
     /// Set when the refused IPv4 address was embedded in an IPv6 address.
     pub embedded_in: Option<Embedding>,
+    /// The opted-out range that matched, for [`BlockedRange::OptedOut`].
+    pub listed: Option<IpNet>,
 }
 
 impl Refusal {
@@ -143,29 +148,48 @@ impl Refusal {
         Self {
             range,
             embedded_in: None,
+            listed: None,
         }
     }
 }
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.embedded_in {
-            None => write!(f, "{}", self.range),
-            Some(form) => write!(f, "{} (embedded in {} IPv6)", self.range, form.name()),
+        match (self.embedded_in, self.listed) {
+            (_, Some(net)) => write!(f, "{} ({net})", self.range),
+            (None, None) => write!(f, "{}", self.range),
+            (Some(form), None) => write!(f, "{} (embedded in {} IPv6)", self.range, form.name()),
         }
     }
 }
 
-/// Refuses non-public addresses, except those in the allowed ranges.
+/// Refuses non-public addresses, except those in the allowed ranges, and always the
+/// opted-out ranges.
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
     allow: Vec<IpNet>,
+    exclude: Vec<IpNet>,
 }
 
 impl Guard {
     /// A guard that lets the `allow` ranges through besides public addresses.
     pub fn new(allow: Vec<IpNet>) -> Self {
-        Self { allow }
+        Self {
+            allow,
+            exclude: Vec::new(),
+        }
+    }
+
+    /// The same guard, also refusing every address in `exclude` (the operator's IP-range
+    /// opt-outs win over the allow list: a range that asked not to be crawled never is).
+    pub fn excluding(mut self, exclude: Vec<IpNet>) -> Self {
+        self.exclude = exclude;
+        self
+    }
+
+    /// The opted-out ranges.
+    pub fn excluded(&self) -> &[IpNet] {
+        &self.exclude
     }
 
     /// The allowed ranges.
@@ -175,12 +199,36 @@ impl Guard {
 
     /// `Ok` when the crawler may connect to `ip`.
     pub fn check(&self, ip: IpAddr) -> Result<(), Refusal> {
+        self.check_opt_out(ip)?;
         if self.is_allowed(ip) {
             return Ok(());
         }
         match ip {
             IpAddr::V4(v4) => check_v4(v4).map_err(Refusal::direct),
             IpAddr::V6(v6) => self.check_v6(v6),
+        }
+    }
+
+    /// An opted-out range covering `ip`, or the IPv4 address an IPv6 form embeds.
+    fn check_opt_out(&self, ip: IpAddr) -> Result<(), Refusal> {
+        if self.exclude.is_empty() {
+            return Ok(());
+        }
+        let embedded = match ip {
+            IpAddr::V6(v6) => embedded_v4(v6).map(|(_, v4)| IpAddr::V4(v4)),
+            IpAddr::V4(_) => None,
+        };
+        let hit = self
+            .exclude
+            .iter()
+            .find(|net| net.contains(&ip) || embedded.is_some_and(|v4| net.contains(&v4)));
+        match hit {
+            Some(net) => Err(Refusal {
+                range: BlockedRange::OptedOut,
+                embedded_in: None,
+                listed: Some(*net),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -209,6 +257,7 @@ impl Guard {
             return check_v4(v4).map_err(|range| Refusal {
                 range,
                 embedded_in: Some(form),
+                listed: None,
             });
         }
         check_v6_native(ip).map_err(Refusal::direct)

@@ -102,10 +102,15 @@ pub struct NetOptions {
     pub static_hosts: HashMap<String, Vec<IpAddr>>,
     /// Ranges the guard lets through although they are not public (e.g. 127.0.0.0/8 in tests).
     pub allow_nets: Vec<IpNet>,
+    /// Ranges never connected to, whatever the allow list says (the operator's IP-range
+    /// opt-outs, like ZMap's blocklist).
+    pub exclude_nets: Vec<IpNet>,
     /// PEM files whose certificates are trusted besides the webpki roots.
     pub ca_files: Vec<PathBuf>,
-    /// The User-Agent header sent with every request.
+    /// The User-Agent header sent with every request (the contact is added to it).
     pub user_agent: String,
+    /// The operator's contact (a URL or a mail address), named in the User-Agent.
+    pub contact: Option<String>,
     /// How long an idle pooled connection is kept.
     pub pool_idle_timeout: Duration,
     /// Idle connections kept per origin in a site's pool.
@@ -137,8 +142,10 @@ impl Default for NetOptions {
             resolver_cache_size: DEFAULT_RESOLVER_CACHE_SIZE,
             static_hosts: HashMap::new(),
             allow_nets: Vec::new(),
+            exclude_nets: Vec::new(),
             ca_files: Vec::new(),
             user_agent: DEFAULT_USER_AGENT.to_owned(),
+            contact: None,
             pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             max_addresses_per_host: DEFAULT_MAX_ADDRESSES_PER_HOST,
@@ -180,10 +187,51 @@ impl NetOptions {
         if self.user_agent.trim().is_empty() {
             return Err(invalid("user_agent", "empty"));
         }
-        if HeaderValue::from_str(&self.user_agent).is_err() {
+        if let Some(contact) = &self.contact {
+            check_contact(contact).map_err(|reason| invalid("contact", reason))?;
+        }
+        if HeaderValue::from_str(&self.full_user_agent()).is_err() {
             return Err(invalid("user_agent", "not a valid header value"));
         }
         Ok(())
+    }
+
+    /// The User-Agent as sent: the configured one with the operator's contact inside its
+    /// comment, e.g. `mcpcensus/0.1.0 (+https://…/bot.md; contact: ops@example.org)`.
+    pub fn full_user_agent(&self) -> String {
+        let base = self.user_agent.trim();
+        match &self.contact {
+            None => base.to_owned(),
+            Some(contact) => match base.strip_suffix(')') {
+                Some(open) => format!("{open}; contact: {contact})"),
+                None => format!("{base} (contact: {contact})"),
+            },
+        }
+    }
+}
+
+/// A contact is an http(s) URL or a mail address, without spaces or parentheses (it goes
+/// inside the User-Agent's comment).
+pub fn check_contact(contact: &str) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("{contact:?}: {why}"));
+    if contact.is_empty() || !contact.is_ascii() {
+        return bad("must be non-empty ASCII");
+    }
+    if contact
+        .contains(|c: char| c.is_ascii_whitespace() || c.is_ascii_control() || "()".contains(c))
+    {
+        return bad("must not contain spaces, control characters or parentheses");
+    }
+    let mail = contact.strip_prefix("mailto:").unwrap_or(contact);
+    let is_url = url::Url::parse(contact)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+    let is_mail = mail
+        .split_once('@')
+        .is_some_and(|(user, domain)| !user.is_empty() && domain.contains('.'));
+    if is_url || is_mail {
+        Ok(())
+    } else {
+        bad("is neither an http(s) URL nor a mail address")
     }
 }
 

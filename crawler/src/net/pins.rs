@@ -12,6 +12,9 @@ use super::shared::Shared;
 #[derive(Debug)]
 pub(crate) struct Pins {
     hosts: Mutex<HashMap<String, Arc<[IpAddr]>>>,
+    /// (host, port) → the address its last connection went to, so the per-IP rate is
+    /// charged to the address requests actually reach.
+    used: Mutex<HashMap<(String, u16), IpAddr>>,
     limit: usize,
 }
 
@@ -19,8 +22,21 @@ impl Pins {
     pub(crate) fn new(limit: usize) -> Self {
         Self {
             hosts: Mutex::new(HashMap::new()),
+            used: Mutex::new(HashMap::new()),
             limit,
         }
+    }
+
+    /// The address the host's connections on `port` go to, once one was opened.
+    pub(crate) fn used(&self, host: &str, port: u16) -> Option<IpAddr> {
+        let used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        used.get(&(host.to_ascii_lowercase(), port)).copied()
+    }
+
+    /// Notes the address a new connection went to; returns the one noted before.
+    pub(crate) fn note_used(&self, host: &str, port: u16, ip: IpAddr) -> Option<IpAddr> {
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        used.insert((host.to_ascii_lowercase(), port), ip)
     }
 
     /// The host's allowed addresses, resolving and guarding them on first use. Errors when

@@ -10,6 +10,7 @@ use super::guard::Guard;
 use super::options::NetOptions;
 use super::resolver::Resolver;
 use super::throttle::Throttle;
+use crate::input::Exclusions;
 
 /// What every site client shares.
 pub(crate) struct Shared {
@@ -19,4 +20,6 @@ pub(crate) struct Shared {
     pub(crate) throttle: Throttle,
     pub(crate) tls: Arc<ClientConfig>,
     pub(crate) user_agent: HeaderValue,
+    /// The opt-out list: a covered host gets no request at all, whoever named it.
+    pub(crate) opt_out: Arc<Exclusions>,
 }

@@ -64,6 +64,10 @@ pub struct Throttle {
     sites: DashMap<IpAddr, Arc<Semaphore>>,
     connection_cap: usize,
     paused: DashMap<String, Instant>,
+    /// Host → the earliest time of its next request, for hosts whose robots.txt asks for a
+    /// Crawl-delay longer than the host rate's spacing.
+    spaced: DashMap<String, Instant>,
+    host_spacing: Duration,
     jitter: Duration,
     slow_down: Duration,
     slow_down_max: Duration,
@@ -95,6 +99,8 @@ impl Throttle {
             sites: DashMap::new(),
             connection_cap: opts.per_ip_connections.get(),
             paused: DashMap::new(),
+            spaced: DashMap::new(),
+            host_spacing: Duration::try_from_secs_f64(1.0 / opts.per_host_rps).unwrap_or_default(),
             jitter: opts.throttle_jitter,
             slow_down: opts.slow_down,
             slow_down_max: opts.slow_down_max,
@@ -104,8 +110,10 @@ impl Throttle {
     }
 
     /// Waits until a request to `host` at `ip` is allowed: any 429/503 pause of the host, then
-    /// the host's rate, then the IP's rate. Consumes one request from each.
-    pub async fn acquire(&self, host: &str, ip: IpAddr) {
+    /// a robots.txt Crawl-delay (`gap`, when longer than the host rate's spacing; capped at the
+    /// longest slow-down), then the host's rate, then the IP's rate. Consumes one request from
+    /// each.
+    pub async fn acquire(&self, host: &str, ip: IpAddr, gap: Option<Duration>) {
         self.maybe_sweep();
         let paused_until = self.paused.get(host).map(|entry| *entry);
         if let Some(until) = paused_until {
@@ -113,8 +121,33 @@ impl Throttle {
                 tokio::time::sleep_until(until).await;
             }
         }
+        if let Some(gap) = gap.filter(|g| *g > self.host_spacing) {
+            let at = self.next_slot(host, gap.min(self.slow_down_max));
+            tokio::time::sleep_until(at).await;
+        }
         self.wait(&self.per_host, &host.to_owned()).await;
+        self.acquire_ip(ip).await;
+    }
+
+    /// Waits for the IP's rate alone (a connection that reached another address than the one
+    /// its request was charged to).
+    pub async fn acquire_ip(&self, ip: IpAddr) {
         self.wait(&self.per_ip, &ip).await;
+    }
+
+    /// Takes one request from the IP's rate if it has room now (tests see what was charged).
+    #[cfg(test)]
+    pub(crate) fn ip_has_room(&self, ip: IpAddr) -> bool {
+        self.per_ip.check_key(&ip).is_ok()
+    }
+
+    /// Books the host's next Crawl-delay slot: now, or `gap` after the last one booked.
+    fn next_slot(&self, host: &str, gap: Duration) -> Instant {
+        let now = Instant::now();
+        let mut next = self.spaced.entry(host.to_owned()).or_insert(now);
+        let at = (*next).max(now);
+        *next = at + gap;
+        at
     }
 
     async fn wait<K: std::hash::Hash + Eq + Clone>(&self, limiter: &Keyed<K>, key: &K) {
@@ -192,6 +225,7 @@ impl Throttle {
             .retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
         let now = Instant::now();
         self.paused.retain(|_, until| *until > now);
+        self.spaced.retain(|_, next| *next > now);
     }
 
     fn maybe_sweep(&self) {

@@ -60,6 +60,8 @@ pub struct ProbeFacts {
     pub tools: ToolsRead,
     /// Why the probe stopped early, when it did.
     pub note: Option<String>,
+    /// URLs the server named that broke a safety rule, each with the rule; not requested.
+    pub refused_urls: Vec<String>,
 }
 
 /// A deprecated feature of seed 003's list, in its fixed order.

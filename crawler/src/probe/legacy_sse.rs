@@ -9,6 +9,7 @@ use super::sequence::{
     declares_tools, dialect_headers, header, legacy_tools_body, Dialect, Probe, ID_INITIALIZE,
     ID_TOOLS_FIRST,
 };
+use super::server_urls::{refusal, sse_post_rule};
 use crate::mcp::EventStream;
 use crate::session::{initialize_body, initialized_body};
 
@@ -34,6 +35,12 @@ impl Probe<'_, '_> {
             stream.close();
             return;
         };
+        if let Err(rule) = sse_post_rule(&endpoint, &post_url) {
+            stream.close();
+            let refused = refusal(post_url.as_str(), rule);
+            self.report.facts.refused_urls.push(refused);
+            return;
+        }
         self.sse_session(&mut stream, &post_url).await;
         stream.close();
     }

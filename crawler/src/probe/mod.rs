@@ -21,6 +21,7 @@ mod registry;
 mod report;
 mod rules;
 mod sequence;
+pub(crate) mod server_urls;
 mod transport;
 
 #[cfg(test)]

@@ -19,6 +19,9 @@ impl ProbeReport {
         record.probe = Some("deep".into());
         record.requests.extend(self.requests.iter().cloned());
         record
+            .refused_urls
+            .extend(self.facts.refused_urls.iter().cloned());
+        record
             .findings
             .retain(|f| !MCP_RULES.iter().any(|r| r.id == f.rule_id));
         if self.unreachable {

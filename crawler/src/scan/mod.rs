@@ -3,9 +3,11 @@
 mod documents;
 mod endpoint_card;
 mod reasons;
+mod robots;
 mod scanner;
 mod site;
 
 pub use documents::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
+pub use robots::{ROBOTS_CAP, ROBOTS_TIMEOUT};
 pub use scanner::{ScanSettings, SiteScanner};

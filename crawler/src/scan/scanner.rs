@@ -1,6 +1,7 @@
 //! The per-site scan: resolve and guard, discovery, the capped session; all under the site
 //! deadline. Every failure ends as an outcome in the record, never as an error.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,9 +12,10 @@ use url::Url;
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::reasons;
+use super::robots::{all_disallowed, read_robots};
 use super::site::SiteScan;
 use crate::audit::audit_site;
-use crate::config::Probe;
+use crate::config::{Probe, Robots};
 use crate::discovery::{self as d, select_endpoint};
 use crate::input::Exclusions;
 use crate::net::Exchange;
@@ -29,6 +31,7 @@ pub struct ScanSettings {
     pub document_cap: usize,
     pub tools_cap: std::num::NonZeroUsize,
     pub probe: Probe,
+    pub robots: Robots,
 }
 
 #[derive(Debug, Clone)]
@@ -36,6 +39,8 @@ pub struct SiteScanner {
     net: Net,
     settings: ScanSettings,
     exclusions: Arc<Exclusions>,
+    /// Set once the crawl warned that it reaches public addresses without a contact.
+    warned_contact: Arc<AtomicBool>,
 }
 
 impl SiteScanner {
@@ -44,6 +49,27 @@ impl SiteScanner {
             net,
             settings,
             exclusions,
+            warned_contact: Arc::default(),
+        }
+    }
+
+    /// The settings the scans use.
+    pub fn settings(&self) -> &ScanSettings {
+        &self.settings
+    }
+
+    /// Warns once per crawl when it reaches an address outside the allowed ranges (the public
+    /// web) without an operator contact in the User-Agent.
+    fn warn_without_contact(&self, ip: std::net::IpAddr) {
+        let opts = self.net.options();
+        if opts.contact.is_some() || opts.allow_nets.iter().any(|n| n.contains(&ip)) {
+            return;
+        }
+        if !self.warned_contact.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                address = %ip,
+                "crawling addresses outside --allow-net without an operator contact: set                  net.contact (or --contact) so site owners know who to write to"
+            );
         }
     }
 
@@ -153,13 +179,24 @@ impl SiteScanner {
             .iter()
             .find(|ip| self.net.guard().check(**ip).is_ok())
         {
+            self.warn_without_contact(*ip);
             return Some(*ip);
         }
         if let Some((ip, refusal)) = refusals.first() {
-            site.set_verdict(
-                Outcome::NotMeasured,
-                format!("refused by the address guard: {ip} is {refusal}"),
-            );
+            // Every address refused, one of them opted out: the site is excluded, not unmeasured.
+            let opted_out = refusals
+                .iter()
+                .find(|(_, r)| r.range == crate::net::BlockedRange::OptedOut);
+            match opted_out {
+                Some((ip, refusal)) => site.set_verdict(
+                    Outcome::Excluded,
+                    format!("excluded: {ip} is {refusal}, named by the IP-range opt-outs (--exclude-net); no connection made"),
+                ),
+                None => site.set_verdict(
+                    Outcome::NotMeasured,
+                    format!("refused by the address guard: {ip} is {refusal}"),
+                ),
+            }
         }
         None
     }
@@ -181,10 +218,25 @@ impl SiteScanner {
             return;
         }
         let discovery_started = Instant::now();
+        if self.settings.robots == Robots::Respect {
+            if let Err(e) = read_robots(site).await {
+                site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
+                site.set_verdict(Outcome::Unreachable, reasons::no_answer(&e));
+                return;
+            }
+        }
         let mut found = fetch_documents(site, self.settings.document_cap).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
         if let Some(e) = &found.home_failure {
             site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
+            return;
+        }
+        if all_disallowed(site) {
+            site.set_verdict(
+                Outcome::Excluded,
+                "excluded: the site's robots.txt disallows every document the survey fetches; \
+                 none was requested",
+            );
             return;
         }
         // Seed 002's audit of the documents found; redone below with `<endpoint>/server-card`.

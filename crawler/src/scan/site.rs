@@ -89,6 +89,18 @@ impl SiteScan {
         self.record.requests.append(&mut self.recorder.requests);
     }
 
+    /// A GET robots.txt disallows is not requested (and not logged as a request): the
+    /// record's robots section lists it.
+    fn robots_check(&mut self, url: &Url) -> Result<(), FetchError> {
+        if self.client.robots_allow(url) {
+            return Ok(());
+        }
+        super::robots::note_skipped(self, url);
+        Err(FetchError::Disallowed {
+            url: url.to_string(),
+        })
+    }
+
     pub fn set_verdict(&mut self, outcome: Outcome, reason: impl Into<String>) {
         self.record.outcome = outcome;
         self.record.outcome_reason = reason.into();
@@ -122,6 +134,7 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchHead, FetchError> {
+        self.robots_check(url)?;
         let (req, mut entry) = self.begin(url, purpose, cap, timeout);
         let result = self.client.fetch_head(req).await;
         match &result {
@@ -143,6 +156,7 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
+        self.robots_check(url)?;
         let (req, mut entry) = self.begin(url, purpose, cap, timeout);
         let result = self.client.fetch(req).await;
         match &result {

@@ -283,7 +283,10 @@ fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
             "the scanner's guard refused to send {name}: the endpoint's address {address} is \
              not public ({refusal}): not measured"
         ),
-        FetchError::TooManyHosts { .. } | FetchError::InvalidUrl { .. } => {
+        FetchError::TooManyHosts { .. }
+        | FetchError::InvalidUrl { .. }
+        | FetchError::OptedOut { .. }
+        | FetchError::Disallowed { .. } => {
             format!("the scanner refused to send {name} ({err}): not measured")
         }
         other => format!(

@@ -232,6 +232,21 @@ async fn explain_shows_discovery_then_the_session_as_sent() {
     );
     assert_eq!(after[0].purpose, "endpoint_server_card");
     assert!(gets.iter().all(|b| b.method == "GET"));
+    // robots.txt is read before anything else (it decides what else may be fetched).
+    assert_eq!(
+        (
+            gets[0].url.as_str(),
+            gets[0].purpose.as_str(),
+            gets[0].status
+        ),
+        (
+            web.url("linked.test", "/robots.txt").as_str(),
+            "robots",
+            Some(404)
+        )
+    );
+    assert!(out.text.contains("robots.txt: "), "{}", out.text);
+    let gets = &gets[1..];
     assert_eq!(gets[0].url, web.url("linked.test", "/"));
     assert_eq!(gets[0].purpose, "home");
     assert_eq!(gets[0].received("link"), Some("</mcp>; rel=\"mcp\""));
@@ -355,7 +370,9 @@ async fn a_redirect_shows_its_location_and_is_not_followed() {
     let (code, moved) = check(&web, &web.input("moved.test"), &["--explain"]).await;
     assert_eq!(code, ExitCode::SUCCESS);
     assert_blocks_match_the_server(&web, &moved.blocks, &web.requests("moved.test"));
-    let home = &moved.blocks[0];
+    // After robots.txt (read first, a 404 here: everything allowed).
+    assert_eq!(moved.blocks[0].purpose, "robots");
+    let home = &moved.blocks[1];
     assert_eq!((home.purpose.as_str(), home.status), ("home", Some(301)));
     assert!(
         home.text

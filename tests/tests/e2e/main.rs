@@ -19,6 +19,7 @@ mod report;
 mod report_clickhouse;
 mod report_html;
 mod report_page;
+mod safety;
 mod sdk;
 mod seed000;
 mod seed000_sites;

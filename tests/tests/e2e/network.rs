@@ -78,9 +78,10 @@ async fn guard_refuses_loopback_unless_allowed() {
         "{}",
         local.outcome_reason
     );
-    // The homepage, four card paths, the AI catalog and /mcp.
-    assert_eq!(web.request_count("local.test"), 7);
-    assert_eq!(local.requests[0].status, Some(200));
+    // robots.txt, then the homepage, four card paths, the AI catalog and /mcp.
+    assert_eq!(web.request_count("local.test"), 8);
+    assert_eq!(local.requests[0].purpose, "robots");
+    assert_eq!(local.requests[1].status, Some(200));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -213,7 +214,8 @@ async fn per_host_rate_holds_across_a_sites_requests() {
             .iter()
             .map(|r| r.at.duration_since(web.started_at()))
             .collect();
-        assert_eq!(times.len(), 7, "{name}");
+        // robots.txt and the survey's seven discovery GETs, all under the host's rate.
+        assert_eq!(times.len(), 8, "{name}");
         for pair in times.windows(2) {
             let gap = (pair[1] - pair[0]).as_secs_f64();
             // Arrival times are taken by the server, so a busy machine can shorten one gap;
@@ -269,7 +271,7 @@ async fn a_trickling_server_is_cut_at_the_site_deadline_and_the_run_goes_on() {
         slow.timings.total_ms
     );
     let fast = record_for(&records, &web.origin("fast.test"));
-    assert_eq!(fast.requests[0].status, Some(200));
+    assert_eq!(home_status(fast), Some(200));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,7 +284,7 @@ async fn a_ten_megabyte_body_is_cut_at_the_cap() {
     let crawl = WebCrawl::new();
     let (_, _, records) = crawl.run(&web, &[web.input("huge.test")], true, &[]).await;
     let huge = record_for(&records, &web.origin("huge.test"));
-    let home = &huge.requests[0];
+    let home = huge.requests.iter().find(|q| q.purpose == "home").unwrap();
     assert_eq!(home.status, Some(200));
     assert_eq!(
         home.bytes,
@@ -319,9 +321,23 @@ async fn two_thousand_sites_at_concurrency_two_thousand_get_one_record_each() {
     origins.sort();
     origins.dedup();
     assert_eq!(origins.len(), 2000, "one record per site");
-    let reached = records
+    let missed: Vec<_> = records
         .iter()
-        .filter(|r| r.requests.first().and_then(|q| q.status) == Some(200));
-    assert_eq!(reached.count(), 2000);
+        .filter(|r| home_status(r) != Some(200))
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "{} sites without their homepage, e.g. {:?}",
+        missed.len(),
+        missed.first().map(|r| (&r.outcome_reason, &r.requests))
+    );
     assert_eq!(manifest.counts["records_written"], 2000);
+}
+
+/// The homepage GET's status (robots.txt comes before it).
+fn home_status(r: &mcpcensus_store::Record) -> Option<u16> {
+    r.requests
+        .iter()
+        .find(|q| q.purpose == "home")
+        .and_then(|q| q.status)
 }

@@ -4,5 +4,6 @@ mod client;
 mod guard;
 mod local;
 mod resolver;
+mod safety;
 mod support;
 mod throttle;

@@ -29,13 +29,13 @@ async fn per_host_rate_allows_the_burst_then_two_per_second() {
     let start = Instant::now();
     let mut times = Vec::new();
     for _ in 0..10 {
-        throttle.acquire("example.com", ip(1)).await;
+        throttle.acquire("example.com", ip(1), None).await;
         times.push(ms(start.elapsed()));
     }
     assert_eq!(times, [0, 0, 0, 0, 500, 1000, 1500, 2000, 2500, 3000]);
     // Another host is not held back by the first.
     let other = Instant::now();
-    throttle.acquire("example.org", ip(2)).await;
+    throttle.acquire("example.org", ip(2), None).await;
     assert_eq!(ms(other.elapsed()), 0);
 }
 
@@ -49,7 +49,9 @@ async fn per_ip_rate_spans_hosts_sharing_an_address() {
     let throttle = Throttle::new(&opts).expect("throttle");
     let start = Instant::now();
     for i in 0..15 {
-        throttle.acquire(&format!("site{i}.example"), ip(1)).await;
+        throttle
+            .acquire(&format!("site{i}.example"), ip(1), None)
+            .await;
     }
     // 5 at once, then one every 100 ms.
     assert_eq!(ms(start.elapsed()), 1000);
@@ -64,9 +66,9 @@ async fn jitter_stays_within_its_bound() {
         ..options()
     };
     let throttle = Throttle::new(&opts).expect("throttle");
-    throttle.acquire("example.com", ip(1)).await;
+    throttle.acquire("example.com", ip(1), None).await;
     let start = Instant::now();
-    throttle.acquire("example.com", ip(1)).await;
+    throttle.acquire("example.com", ip(1), None).await;
     let waited = ms(start.elapsed());
     assert!((1000..=1200).contains(&waited), "waited {waited} ms");
 }
@@ -77,25 +79,25 @@ async fn slow_down_pauses_the_host_for_retry_after_capped() {
 
     throttle.slow_down("busy.example", Some(Duration::from_secs(3)));
     let start = Instant::now();
-    throttle.acquire("busy.example", ip(1)).await;
+    throttle.acquire("busy.example", ip(1), None).await;
     assert_eq!(ms(start.elapsed()), 3000);
 
     // Without Retry-After: the default pause.
     throttle.slow_down("busy.example", None);
     let start = Instant::now();
-    throttle.acquire("busy.example", ip(1)).await;
+    throttle.acquire("busy.example", ip(1), None).await;
     assert_eq!(start.elapsed(), options().slow_down);
 
     // An absurd Retry-After is capped.
     throttle.slow_down("busy.example", Some(Duration::from_secs(86_400)));
     let start = Instant::now();
-    throttle.acquire("busy.example", ip(1)).await;
+    throttle.acquire("busy.example", ip(1), None).await;
     assert_eq!(start.elapsed(), options().slow_down_max);
 
     // Other hosts are not paused.
     throttle.slow_down("busy.example", Some(Duration::from_secs(30)));
     let start = Instant::now();
-    throttle.acquire("calm.example", ip(1)).await;
+    throttle.acquire("calm.example", ip(1), None).await;
     assert_eq!(ms(start.elapsed()), 0);
 }
 
@@ -123,7 +125,9 @@ async fn connection_cap_holds_per_ip() {
 async fn sweep_evicts_idle_state() {
     let throttle = Throttle::new(&options()).expect("throttle");
     for i in 0..50u8 {
-        throttle.acquire(&format!("site{i}.example"), ip(i)).await;
+        throttle
+            .acquire(&format!("site{i}.example"), ip(i), None)
+            .await;
     }
     let held = throttle.connection_permit(ip(1)).await.expect("permit");
     let released = throttle.connection_permit(ip(2)).await.expect("permit");
@@ -149,10 +153,12 @@ async fn sweep_evicts_idle_state() {
 async fn sweeps_run_by_themselves_on_the_interval() {
     let throttle = Throttle::new(&options()).expect("throttle");
     for i in 0..20u8 {
-        throttle.acquire(&format!("site{i}.example"), ip(i)).await;
+        throttle
+            .acquire(&format!("site{i}.example"), ip(i), None)
+            .await;
     }
     assert_eq!(throttle.stats().hosts, 20);
     tokio::time::advance(options().throttle_sweep_interval + Duration::from_secs(1)).await;
-    throttle.acquire("late.example", ip(200)).await;
+    throttle.acquire("late.example", ip(200), None).await;
     assert_eq!(throttle.stats().hosts, 1);
 }

@@ -7,3 +7,4 @@ mod grades;
 mod paste;
 mod registry;
 mod rules;
+mod server_urls;

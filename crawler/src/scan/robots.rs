@@ -1,0 +1,72 @@
+//! The site's robots.txt: read once, before any other GET, and handed to the site's client,
+//! which then refuses every GET it disallows (the discovery documents, the endpoint card,
+//! the deep probe's). What it said goes into the record.
+
+use mcpcensus_store::RobotsInfo;
+use url::Url;
+
+use super::site::SiteScan;
+use crate::net::{FetchError, RobotsRules};
+
+/// RFC 9309 §2.5: crawlers must read at least the first 500 KiB.
+pub const ROBOTS_CAP: usize = 512 * 1024;
+/// robots.txt gets as long as any discovery document: as the site's first request it also
+/// carries the connection's TCP and TLS set-up.
+pub const ROBOTS_TIMEOUT: std::time::Duration = super::documents::DOCUMENT_TIMEOUT;
+
+/// Fetches `/robots.txt` and sets its rules on the site's client. Returns the failure when
+/// nothing answers (the site is unreachable: the documents would only wait out the same).
+pub async fn read_robots(site: &mut SiteScan) -> Result<(), FetchError> {
+    let Ok(url) = site.origin.join("/robots.txt") else {
+        return Ok(());
+    };
+    let result = site.get(&url, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
+    let mut info = RobotsInfo {
+        url: url.to_string(),
+        ..RobotsInfo::default()
+    };
+    let rules = match &result {
+        Ok(r) if r.status.is_success() => {
+            info.verdict = "rules".into();
+            RobotsRules::parse(&r.body)
+        }
+        // RFC 9309 §2.3.1.4: an unreachable (5xx) robots.txt means "disallow all".
+        Ok(r) if r.status.is_server_error() => {
+            info.verdict = "disallow_all".into();
+            RobotsRules::disallow_all()
+        }
+        // A 4xx, a redirect we do not follow, or no answer: everything is allowed.
+        _ => {
+            info.verdict = "allow_all".into();
+            RobotsRules::allow_all()
+        }
+    };
+    info.status = result.as_ref().ok().map(|r| r.status.as_u16());
+    info.crawl_delay_ms = rules
+        .crawl_delay()
+        .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
+    site.client.set_robots(&site.origin, rules);
+    site.record.robots = Some(info);
+    match result {
+        Err(
+            e @ (FetchError::Connect { .. }
+            | FetchError::Tls { .. }
+            | FetchError::Guard { .. }
+            | FetchError::Resolve { .. }),
+        ) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Notes a GET the site's robots.txt disallows (it is not requested).
+pub fn note_skipped(site: &mut SiteScan, url: &Url) {
+    if let Some(info) = site.record.robots.as_mut() {
+        info.skipped.push(url.to_string());
+    }
+}
+
+/// True when robots.txt disallowed every document the survey tried to fetch.
+pub fn all_disallowed(site: &SiteScan) -> bool {
+    let skipped = site.record.robots.as_ref().map_or(0, |r| r.skipped.len());
+    skipped > 0 && skipped >= site.record.documents.len()
+}
