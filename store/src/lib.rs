@@ -10,7 +10,7 @@ pub mod store;
 #[cfg(test)]
 mod testutil;
 
-pub use derived::{document_kinds, scanned, server_fingerprint};
+pub use derived::{document_kinds, origin_move, scanned, server_fingerprint, OriginMove};
 pub use error::StoreError;
 pub use export::write_jsonl;
 pub use record::*;

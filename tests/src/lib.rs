@@ -39,6 +39,7 @@ mod registry;
 mod reply;
 mod respond;
 mod server;
+pub mod shapes;
 mod site;
 mod sse;
 mod web;

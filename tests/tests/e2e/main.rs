@@ -17,4 +17,5 @@ mod sdk;
 mod seed000;
 mod seed000_sites;
 mod seed002;
+mod shapes;
 mod util;

@@ -1,0 +1,177 @@
+//! The real web's shapes (`mcpcensus_simweb::shapes`), crawled once: each shape's exact record,
+//! and no request beyond the measured site, checked on the server side.
+
+use std::process::ExitCode;
+
+use mcpcensus_simweb::shapes::{Shape, ShapedSite};
+use mcpcensus_simweb::SimWeb;
+use mcpcensus_store::{Outcome, Record};
+
+use crate::util::{record_for, WebCrawl};
+
+/// Every shape once, with a server behind the ones that can carry one.
+fn shaped() -> Vec<ShapedSite> {
+    [
+        (Shape::ApexToWww, "apex.test"),
+        (Shape::WwwToApex, "wwwapex.test"),
+        (Shape::OtherSite, "away.test"),
+        (Shape::Loop, "loop.test"),
+        (Shape::SoftNotFound, "soft.test"),
+        (Shape::BotWall, "wall.test"),
+        (Shape::PartialFiveHundred, "partial.test"),
+        (Shape::Plain, "plain.test"),
+    ]
+    .into_iter()
+    .map(|(shape, host)| shape.build(host, true))
+    .collect()
+}
+
+async fn crawl() -> (SimWeb, Vec<Record>) {
+    let sites = shaped();
+    let web = SimWeb::builder()
+        .sites(sites.iter().flat_map(|s| s.sites.clone()))
+        .start()
+        .await
+        .unwrap();
+    let inputs: Vec<String> = sites.iter().map(|s| web.input(&s.input)).collect();
+    let crawl = WebCrawl::new();
+    let (code, _, records) = crawl.run(&web, &inputs, true, &[]).await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    (web, records)
+}
+
+/// The outcome, reason (with the web's port as `PORT`), endpoint host, final origin and hop
+/// count of the site scanned as `input`.
+fn summary(
+    web: &SimWeb,
+    records: &[Record],
+    input: &str,
+) -> (Outcome, String, Option<String>, Option<String>, usize) {
+    let r = record_for(records, &web.origin(input));
+    let port = format!(":{}", web.port());
+    let unport = |s: &str| s.replace(&port, ":PORT");
+    // `https://HOST:PORT/path` → `HOST`.
+    let endpoint_host = r.endpoint.as_deref().map(|e| {
+        let rest = e.trim_start_matches("https://");
+        rest.split([':', '/']).next().unwrap_or(rest).to_owned()
+    });
+    (
+        r.outcome,
+        unport(&r.outcome_reason),
+        endpoint_host,
+        r.final_origin.as_deref().map(unport),
+        r.redirects.len(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_shape_has_its_record() {
+    let (web, records) = crawl().await;
+    let pass = "tools/list names 1 tool (protocol version 2025-11-25)".to_owned();
+    let host = |h: &str| Some(h.to_owned());
+    let expected = [
+        (
+            "apex.test",
+            (
+                Outcome::Pass,
+                pass.clone(),
+                host("www.apex.test"),
+                host("https://www.apex.test:PORT"),
+                1,
+            ),
+        ),
+        (
+            "www.wwwapex.test",
+            (
+                Outcome::Pass,
+                pass.clone(),
+                host("wwwapex.test"),
+                host("https://wwwapex.test:PORT"),
+                1,
+            ),
+        ),
+        (
+            "away.test",
+            (
+                Outcome::NotMeasured,
+                "redirects to another site (https://moved-away.test:PORT/); not followed".into(),
+                None,
+                None,
+                1,
+            ),
+        ),
+        (
+            "loop.test",
+            (
+                Outcome::NotMeasured,
+                "redirects in a loop (back to https://loop.test:PORT/); not followed".into(),
+                None,
+                None,
+                2,
+            ),
+        ),
+        (
+            "soft.test",
+            (Outcome::Pass, pass.clone(), host("soft.test"), None, 0),
+        ),
+        (
+            "wall.test",
+            (
+                Outcome::OutOfScope,
+                "out of scope: no document names an endpoint the scan opens, and /mcp answered \
+                 without signalling MCP"
+                    .into(),
+                None,
+                None,
+                0,
+            ),
+        ),
+        (
+            "partial.test",
+            (Outcome::Pass, pass.clone(), host("partial.test"), None, 0),
+        ),
+        (
+            "plain.test",
+            (Outcome::Pass, pass, host("plain.test"), None, 0),
+        ),
+    ];
+    for (input, want) in expected {
+        assert_eq!(summary(&web, &records, input), want, "{input}");
+    }
+    // Surface: every site whose card parsed; not the bot wall, nor sites that left.
+    let surfaced: Vec<&str> = records
+        .iter()
+        .filter(|r| r.surface)
+        .filter_map(|r| r.host.as_deref())
+        .collect();
+    let mut surfaced = surfaced;
+    surfaced.sort_unstable();
+    assert_eq!(
+        surfaced,
+        [
+            "apex.test",
+            "partial.test",
+            "plain.test",
+            "soft.test",
+            "www.wwwapex.test"
+        ]
+    );
+    // The apex's hop, as sent.
+    let apex = record_for(&records, &web.origin("apex.test"));
+    assert_eq!(apex.redirects[0].status, 301);
+    assert_eq!(
+        apex.redirects[0].location,
+        format!("{}/", web.origin("www.apex.test"))
+    );
+    // Nothing beyond the site: the other site got no request; the loop stopped at its start.
+    assert_eq!(web.request_count("moved-away.test"), 0);
+    assert_eq!(web.request_count("loop.test"), 1);
+    assert_eq!(web.request_count("www.loop.test"), 1);
+    // Measured where it lives: every discovery document at www, none past the apex's homepage.
+    assert_eq!(web.request_count("apex.test"), 1);
+    assert!(web
+        .requests("www.apex.test")
+        .iter()
+        .any(|r| r.path == "/.well-known/mcp/server-card.json"));
+    web.shutdown().await;
+}
