@@ -45,13 +45,15 @@ pub mod sql {
 }
 
 /// The record fields counted per value, with the filter each needs.
-const FIELDS: [(&str, &str); 6] = [
+const FIELDS: [(&str, &str); 8] = [
     ("protocol_version", "1"),
     ("transport", "1"),
     ("auth_kind", "1"),
     ("spec_version", "1"),
     ("migration_status", "1"),
     ("discovered_via", "isNotNull(endpoint)"),
+    ("origin_move", "1"),
+    ("outcome", "surface = 1"),
 ];
 
 fn err(query: &str) -> impl FnOnce(clickhouse::error::Error) -> AnalysisError + '_ {
@@ -260,6 +262,8 @@ async fn run_report(
                 field_counts(c, run_id, FIELDS[3]),
                 field_counts(c, run_id, FIELDS[4]),
                 field_counts(c, run_id, FIELDS[5]),
+                field_counts(c, run_id, FIELDS[6]),
+                field_counts(c, run_id, FIELDS[7]),
             )
         },
         async {
@@ -312,10 +316,10 @@ async fn run_report(
         top_ips,
         ..RunReport::default()
     };
-    rep.outcomes = outcomes
-        .into_iter()
-        .map(|o| (o.outcome, Share::of(o.sites, t.sites_read)))
-        .collect();
+    let outcomes: BTreeMap<String, u64> =
+        outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
+    rep.outcomes = shares(&outcomes, t.sites_read);
+    rep.outcomes_no_answer_not_measured = shares(&no_answer_not_measured(&outcomes), t.sites_read);
     for d in documents {
         let (soft, kind) = match d.entry.split_once(':') {
             Some(("s", kind)) => (true, kind),
@@ -329,6 +333,7 @@ async fn run_report(
             entry.parsed = d.sites;
         }
     }
+    let surface_outcomes;
     (
         rep.protocol_versions,
         rep.transports,
@@ -336,7 +341,11 @@ async fn run_report(
         rep.spec_versions,
         rep.migration_status,
         rep.endpoints_by_method,
+        rep.measured_elsewhere,
+        surface_outcomes,
     ) = fields;
+    rep.sites_with_surface = surface_outcomes.values().sum();
+    rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     let buckets = [
         ("1", tc.b1),
         ("2-5", tc.b2_5),

@@ -87,6 +87,29 @@ pub fn render(report: &Report) -> String {
         "Outcome shares (% of sites)",
         &outcomes,
     ));
+    let surface: Vec<(String, f64)> = r
+        .outcomes_surface
+        .iter()
+        .map(|(k, s)| (k.clone(), s.percent))
+        .collect();
+    body.push_str(&bar_chart(
+        "outcomes-surface",
+        &format!(
+            "Outcome shares over the {} sites with an API or agent surface (%)",
+            r.sites_with_surface
+        ),
+        &surface,
+    ));
+    let moved: Vec<(String, f64)> = r
+        .measured_elsewhere
+        .iter()
+        .map(|(k, v)| (k.clone(), *v as f64))
+        .collect();
+    body.push_str(&bar_chart(
+        "measured-elsewhere",
+        "Sites measured at another origin than their input's, by where they moved",
+        &moved,
+    ));
     let tools: Vec<(String, f64)> = ["1", "2-5", "6-20", ">20"]
         .iter()
         .map(|b| {

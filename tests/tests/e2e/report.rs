@@ -143,5 +143,5 @@ async fn report_counts_a_run_and_compares_it_with_the_previous_one() {
         html.contains("<rect class=\"bar\" data-label=\"pass\""),
         "{html}"
     );
-    assert_eq!(html.matches("<figure").count(), 4);
+    assert_eq!(html.matches("<figure").count(), 6);
 }

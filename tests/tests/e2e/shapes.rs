@@ -26,7 +26,7 @@ fn shaped() -> Vec<ShapedSite> {
     .collect()
 }
 
-async fn crawl() -> (SimWeb, Vec<Record>) {
+async fn crawl() -> (SimWeb, WebCrawl, Vec<Record>) {
     let sites = shaped();
     let web = SimWeb::builder()
         .sites(sites.iter().flat_map(|s| s.sites.clone()))
@@ -37,7 +37,7 @@ async fn crawl() -> (SimWeb, Vec<Record>) {
     let crawl = WebCrawl::new();
     let (code, _, records) = crawl.run(&web, &inputs, true, &[]).await;
     assert_eq!(code, ExitCode::SUCCESS);
-    (web, records)
+    (web, crawl, records)
 }
 
 /// The outcome, reason (with the web's port as `PORT`), endpoint host, final origin and hop
@@ -66,7 +66,7 @@ fn summary(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_shape_has_its_record() {
-    let (web, records) = crawl().await;
+    let (web, crawl, records) = crawl().await;
     let pass = "tools/list names 1 tool (protocol version 2025-11-25)".to_owned();
     let host = |h: &str| Some(h.to_owned());
     let expected = [
@@ -173,5 +173,30 @@ async fn each_shape_has_its_record() {
         .requests("www.apex.test")
         .iter()
         .any(|r| r.path == "/.well-known/mcp/server-card.json"));
+    // The reports count where sites were measured and the surface population.
+    let store = crawl.path("store");
+    for format in ["text", "html"] {
+        let out = crawl.path(&format!("report.{format}"));
+        let args = ["report", "--from", &store, "--format", format, "-o", &out];
+        crate::util::mcpcensus(&args).await.unwrap();
+        // The HTML report carries the text report, escaped.
+        let text = std::fs::read_to_string(&out)
+            .unwrap()
+            .replace("&#39;", "'")
+            .replace("&quot;", "\"");
+        for line in [
+            "Sites measured at another origin than their input's: 2".to_owned(),
+            "  www                                   1".to_owned(),
+            "  apex                                  1".to_owned(),
+            "  other_subdomain                       0".to_owned(),
+            "Outcomes of the 5 sites with an API or agent surface".to_owned(),
+            "Outcomes, unreachable counted as the survey's \"not measured: no answer\"".to_owned(),
+        ] {
+            assert!(
+                text.contains(&line),
+                "{format} report lacks {line:?}:\n{text}"
+            );
+        }
+    }
     web.shutdown().await;
 }
