@@ -200,3 +200,76 @@ async fn each_shape_has_its_record() {
     }
     web.shutdown().await;
 }
+
+/// A chain past 5 hops, a redirect to http:// and one to a host the exclusion list names each
+/// end the site, with nothing requested past the last allowed hop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_past_their_limits_end_the_site() {
+    use mcpcensus_simweb::{Reply, Site};
+    let home = || Reply::html("<html>home</html>");
+    let mut hops = Site::new("hops.test").route("/7", home());
+    for i in 0..7 {
+        let from = if i == 0 {
+            "/".to_owned()
+        } else {
+            format!("/{i}")
+        };
+        hops = hops.route(&from, Reply::redirect(302, &format!("/{}", i + 1)));
+    }
+    let web = SimWeb::builder()
+        .site(hops)
+        .site(Site::new("tohttp.test").route("/", Reply::redirect(301, "http://tohttp.test/")))
+        .site(Site::new("optout.test").route(
+            "/",
+            Reply::handler(|req| {
+                let port = req.local.port();
+                Reply::redirect(301, &format!("https://www.optout.test:{port}/"))
+            }),
+        ))
+        .site(Site::new("www.optout.test").route("/", home()))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let exclude = crawl.path("exclude.txt");
+    std::fs::write(&exclude, "www.optout.test\n").unwrap();
+    let inputs: Vec<String> = ["hops.test", "tohttp.test", "optout.test"]
+        .iter()
+        .map(|h| web.input(h))
+        .collect();
+    let (code, _, records) = crawl
+        .run(&web, &inputs, true, &["--exclude", &exclude])
+        .await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let expected = [
+        (
+            "hops.test",
+            "redirects more than 5 times (next to https://hops.test:PORT/6); not followed",
+            6,
+        ),
+        (
+            "tohttp.test",
+            "redirects to http:// (http://tohttp.test/); not followed",
+            1,
+        ),
+        (
+            "optout.test",
+            "redirects to https://www.optout.test:PORT/, on a host the exclusion list names; \
+             not requested",
+            1,
+        ),
+    ];
+    for (input, reason, hops) in expected {
+        let got = summary(&web, &records, input);
+        assert_eq!(
+            got,
+            (Outcome::NotMeasured, reason.to_owned(), None, None, hops),
+            "{input}"
+        );
+    }
+    assert_eq!(web.request_count("hops.test"), 6);
+    assert!(!web.requests("hops.test").iter().any(|r| r.path == "/6"));
+    assert_eq!(web.request_count("tohttp.test"), 1);
+    assert_eq!(web.request_count("www.optout.test"), 0);
+    web.shutdown().await;
+}
