@@ -10,6 +10,7 @@ mod clickhouse;
 mod deep;
 mod mcp;
 mod network;
+mod readings;
 mod report;
 mod report_clickhouse;
 mod report_html;
