@@ -24,6 +24,8 @@
 //! - bot walls (a 403 HTML challenge to a non-browser client): no published share was found;
 //!   30‰ is an assumption.
 //! - 5xx on some paths only: assumption, 10‰.
+//! - servers only the newest discovery finds ([`Shape::NewestOnly`]): assumption, 2‰ (the
+//!   2026-07-28 revision is new; every one carries a server).
 //! - the rest ([`Shape::Plain`]): a homepage and 404 elsewhere.
 //!
 //! An MCP server sits behind a shape when [`ShapedSite::server`] is set: [`mix`] puts one behind
@@ -55,6 +57,10 @@ pub enum Shape {
     BotWall,
     /// The homepage and the server card answer; the legacy card and the catalog answer 503.
     PartialFiveHundred,
+    /// Only the newest discovery finds it: `/.well-known/ai-catalog.json` lists the card at
+    /// `<endpoint>/server-card`, and the server answers only the 2026-07-28 revision
+    /// (`server/discover`, no `initialize`).
+    NewestOnly,
     /// A homepage and 404 elsewhere.
     Plain,
 }
@@ -68,7 +74,8 @@ pub const MIX: &[(Shape, u32)] = &[
     (Shape::SoftNotFound, 150),
     (Shape::BotWall, 30),
     (Shape::PartialFiveHundred, 10),
-    (Shape::Plain, 338),
+    (Shape::NewestOnly, 2),
+    (Shape::Plain, 336),
 ];
 
 /// The sites of one shape: the host to put in the input list, every virtual site it needs, and
@@ -101,20 +108,26 @@ fn redirect_all(to: String) -> Reply {
 fn living(host: &str, server: Option<&McpServer>) -> Site {
     let site = Site::new(host).route("/", home());
     let Some(server) = server else { return site };
-    let at = host.to_owned();
-    let card = Reply::handler(move |req| {
-        let url = format!("{}/mcp", origin_for(req, &at));
+    site.route(
+        "/.well-known/mcp/server-card.json",
+        card_reply(host.to_owned()),
+    )
+    .mcp("/mcp", server)
+}
+
+/// A server card naming `https://{host}:PORT/mcp`.
+fn card_reply(host: String) -> Reply {
+    Reply::handler(move |req| {
+        let url = format!("{}/mcp", origin_for(req, &host));
         Reply::json(json!({
             "$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
             "name": "test.example/shaped",
             "version": "1.0.0",
             "description": "A simulated MCP server behind a shape",
             "remotes": [{"type": "streamable-http", "url": url,
-                         "supportedProtocolVersions": ["2025-11-25"]}],
+                         "supportedProtocolVersions": ["2025-11-25", "2026-07-28"]}],
         }))
-    });
-    site.route("/.well-known/mcp/server-card.json", card)
-        .mcp("/mcp", server)
+    })
 }
 
 impl Shape {
@@ -191,6 +204,34 @@ impl Shape {
                     .route("/.well-known/mcp.json", busy.clone())
                     .route("/.well-known/ai-catalog.json", busy);
                 (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::NewestOnly => {
+                let server = McpServer::modern_only();
+                let (at, card_at) = (host.to_owned(), host.to_owned());
+                let catalog = Reply::handler(move |req| {
+                    let card = format!("{}/mcp/server-card", origin_for(req, &at));
+                    Reply::bytes(
+                        "application/ai-catalog+json",
+                        json!({"specVersion": "1.0", "host": {"displayName": "Simulated"},
+                               "entries": [{"identifier": "urn:air:shaped:mcp:newest",
+                                            "type": "application/mcp-server-card+json",
+                                            "url": card}]})
+                        .to_string(),
+                    )
+                });
+                let card = card_reply(card_at);
+                let site = Site::new(host)
+                    .route("/", home())
+                    .route("/.well-known/ai-catalog.json", catalog)
+                    .route("/mcp/server-card", card)
+                    .mcp("/mcp", &server);
+                return ShapedSite {
+                    shape: self,
+                    input: host.to_owned(),
+                    lives_at: Some(host.to_owned()),
+                    sites: vec![site],
+                    server: Some(server),
+                };
             }
             Shape::Plain => (
                 host.to_owned(),

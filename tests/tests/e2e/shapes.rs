@@ -20,6 +20,7 @@ fn shaped() -> Vec<ShapedSite> {
         (Shape::BotWall, "wall.test"),
         (Shape::PartialFiveHundred, "partial.test"),
         (Shape::Plain, "plain.test"),
+        (Shape::NewestOnly, "newest.test"),
     ]
     .into_iter()
     .map(|(shape, host)| shape.build(host, true))
@@ -150,6 +151,7 @@ async fn each_shape_has_its_record() {
         surfaced,
         [
             "apex.test",
+            "newest.test",
             "partial.test",
             "plain.test",
             "soft.test",
@@ -189,7 +191,8 @@ async fn each_shape_has_its_record() {
             "  www                                   1".to_owned(),
             "  apex                                  1".to_owned(),
             "  other_subdomain                       0".to_owned(),
-            "Outcomes of the 5 sites with an API or agent surface".to_owned(),
+            "Outcomes of the 6 sites with an API or agent surface".to_owned(),
+            "6 endpoints".to_owned(),
             "Outcomes, unreachable counted as the survey's \"not measured: no answer\"".to_owned(),
         ] {
             assert!(
