@@ -44,6 +44,7 @@ pub struct Aggregator {
     run_id: String,
     report: RunReport,
     outcomes: BTreeMap<String, u64>,
+    outcomes_surface: BTreeMap<String, u64>,
     tool_counts: Vec<u32>,
     tool_names: HashMap<String, u64>,
     findings: BTreeMap<(String, String), u64>,
@@ -89,6 +90,13 @@ impl Aggregator {
             rep.sites_reachable += 1;
         }
         rep.defects += u64::from(r.defect);
+        if r.surface {
+            rep.sites_with_surface += 1;
+            bump(&mut self.outcomes_surface, r.outcome.as_str());
+        }
+        if let Some(moved) = mcpcensus_store::origin_move(r) {
+            bump(&mut rep.measured_elsewhere, moved.as_str());
+        }
         let (parsed, soft) = mcpcensus_store::document_kinds(r);
         for (kinds, is_soft) in [(parsed, false), (soft, true)] {
             for kind in kinds {
@@ -173,11 +181,10 @@ impl Aggregator {
         let n = self.settings.top_n;
         let mut rep = std::mem::take(&mut self.report);
         rep.run_id = self.run_id;
-        rep.outcomes = self
-            .outcomes
-            .iter()
-            .map(|(k, &v)| (k.clone(), Share::of(v, rep.sites_read)))
-            .collect();
+        rep.outcomes = shares(&self.outcomes, rep.sites_read);
+        rep.outcomes_no_answer_not_measured =
+            shares(&no_answer_not_measured(&self.outcomes), rep.sites_read);
+        rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

@@ -23,6 +23,24 @@ impl Share {
     }
 }
 
+/// Shares of `counts` over their sum.
+pub fn shares(counts: &BTreeMap<String, u64>, base: u64) -> BTreeMap<String, Share> {
+    counts
+        .iter()
+        .map(|(k, &v)| (k.clone(), Share::of(v, base)))
+        .collect()
+}
+
+/// Outcome counts with `unreachable` folded into `not_measured` (the survey's "not measured:
+/// no answer").
+pub fn no_answer_not_measured(counts: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let mut out = counts.clone();
+    if let Some(n) = out.remove("unreachable") {
+        *out.entry("not_measured".to_owned()).or_default() += n;
+    }
+    out
+}
+
 /// Two decimals, so both back ends print the same numbers.
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -138,6 +156,17 @@ pub struct RunReport {
     pub discovery_sources: BTreeMap<String, u64>,
     /// Outcome shares of the records.
     pub outcomes: BTreeMap<String, Share>,
+    /// The same shares with `unreachable` (no HTTP answer at all) counted as the survey's
+    /// "not measured: no answer", i.e. folded into `not_measured`.
+    pub outcomes_no_answer_not_measured: BTreeMap<String, Share>,
+    /// Scanned sites with an API or agent surface (the record's `surface`): the population the
+    /// survey asks its MCP check of.
+    pub sites_with_surface: u64,
+    /// Outcome shares over the sites with a surface.
+    pub outcomes_surface: BTreeMap<String, Share>,
+    /// Scanned sites measured at a final origin other than their input's, by where they moved:
+    /// `www`, `apex`, `other_subdomain`.
+    pub measured_elsewhere: BTreeMap<String, u64>,
     pub defects: u64,
     pub protocol_versions: BTreeMap<String, u64>,
     pub transports: BTreeMap<String, u64>,

@@ -74,7 +74,12 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- the server fingerprint (tool list fingerprint, else name + version + sorted tools).
     documents_parsed Array(String),
     documents_soft_404 Array(String),
-    server_fingerprint String
+    server_fingerprint String,
+    -- Where the homepage's redirects led (NULL: measured at origin), how the site moved
+    -- (www, apex, other_subdomain; derived::origin_move) and its API or agent surface flag.
+    final_origin Nullable(String),
+    origin_move Nullable(String),
+    surface UInt8
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

@@ -17,6 +17,58 @@ pub fn scanned(outcome: Outcome) -> bool {
     )
 }
 
+/// Where a site measured at another origin than its input's moved, as the reports count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OriginMove {
+    /// From `D` to `www.D`.
+    Www,
+    /// From `www.D` to `D`.
+    Apex,
+    /// Any other host on the site (a subdomain, or the same host on another path's origin).
+    OtherSubdomain,
+}
+
+impl OriginMove {
+    pub const ALL: [OriginMove; 3] = [
+        OriginMove::Www,
+        OriginMove::Apex,
+        OriginMove::OtherSubdomain,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OriginMove::Www => "www",
+            OriginMove::Apex => "apex",
+            OriginMove::OtherSubdomain => "other_subdomain",
+        }
+    }
+}
+
+/// How the site moved, when it was measured at a final origin other than its input's.
+pub fn origin_move(r: &Record) -> Option<OriginMove> {
+    let from = host_of(r.origin.as_deref()?)?;
+    let to = host_of(r.final_origin.as_deref()?)?;
+    if r.final_origin == r.origin {
+        return None;
+    }
+    Some(if to.strip_prefix("www.") == Some(from) {
+        OriginMove::Www
+    } else if from.strip_prefix("www.") == Some(to) {
+        OriginMove::Apex
+    } else {
+        OriginMove::OtherSubdomain
+    })
+}
+
+/// The host of `https://host[:port]` (an IPv6 address keeps its brackets).
+fn host_of(origin: &str) -> Option<&str> {
+    let authority = origin.split_once("://")?.1.split('/').next()?;
+    Some(match authority.find(']') {
+        Some(end) => &authority[..=end],
+        None => authority.split(':').next().unwrap_or(authority),
+    })
+}
+
 /// The server behind an endpoint: its tool list fingerprint when the probe computed one, else
 /// a hash of its name, version and sorted tool names.
 pub fn server_fingerprint(r: &Record) -> String {
@@ -50,4 +102,33 @@ pub fn document_kinds(r: &Record) -> (Vec<String>, Vec<String>) {
         parsed.into_iter().map(str::to_owned).collect(),
         soft.into_iter().map(str::to_owned).collect(),
     )
+}
+
+#[cfg(test)]
+mod move_tests {
+    use super::*;
+    use crate::record::Record;
+
+    fn moved(from: &str, to: Option<&str>) -> Option<OriginMove> {
+        let mut r = Record::new("run", 0, "x", 1, Outcome::Pass, "");
+        r.origin = Some(from.to_owned());
+        r.final_origin = to.map(str::to_owned);
+        origin_move(&r)
+    }
+
+    #[test]
+    fn moves_are_told_apart() {
+        let www = Some("https://www.a.test:8443");
+        assert_eq!(moved("https://a.test:8443", www), Some(OriginMove::Www));
+        assert_eq!(
+            moved("https://www.a.test:8443", Some("https://a.test:8443")),
+            Some(OriginMove::Apex)
+        );
+        assert_eq!(
+            moved("https://a.test", Some("https://shop.a.test")),
+            Some(OriginMove::OtherSubdomain)
+        );
+        assert_eq!(moved("https://a.test", None), None);
+        assert_eq!(moved("https://a.test", Some("https://a.test")), None);
+    }
 }

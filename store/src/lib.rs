@@ -14,7 +14,7 @@ pub mod store;
 mod testutil;
 
 pub use bound::bound;
-pub use derived::{document_kinds, scanned, server_fingerprint};
+pub use derived::{document_kinds, origin_move, scanned, server_fingerprint, OriginMove};
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
 pub use record::*;

@@ -156,6 +156,24 @@ pub struct RequestLog {
     pub headers: Vec<Header>,
 }
 
+/// One redirect the homepage answered: its status and `Location` as sent.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct RedirectHop {
+    pub url: String,
+    pub status: u16,
+    pub location: String,
+}
+
 /// What one discovery document returned.
 #[derive(
     Debug,
@@ -345,7 +363,19 @@ pub struct Record {
     pub input: String,
     /// 1-based line number in its input file.
     pub input_line: u64,
+    /// The input's origin, where the scan started.
     pub origin: Option<String>,
+    /// Where the site was measured when its homepage redirected within the site to another
+    /// origin; `None` when measured at `origin`.
+    #[serde(default)]
+    pub final_origin: Option<String>,
+    /// The homepage's redirects, in order (the followed ones and the one that ended the site).
+    #[serde(default)]
+    pub redirects: Vec<RedirectHop>,
+    /// The site showed an API or agent surface (a discovery document served and parsed, an
+    /// MCP or agent Link relation, a `/mcp` signal or 401 challenge, an API or agent catalog).
+    #[serde(default)]
+    pub surface: bool,
     pub host: Option<String>,
     pub registrable_domain: Option<String>,
     pub addresses: Vec<String>,
@@ -411,6 +441,9 @@ impl Record {
             input: input.to_owned(),
             input_line,
             origin: None,
+            final_origin: None,
+            redirects: Vec::new(),
+            surface: false,
             host: None,
             registrable_domain: None,
             addresses: Vec::new(),

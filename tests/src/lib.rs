@@ -41,6 +41,7 @@ mod registry;
 mod reply;
 mod respond;
 mod server;
+pub mod shapes;
 mod site;
 mod sse;
 mod web;

@@ -13,7 +13,7 @@ use crate::error::AnalysisError;
 use crate::model::*;
 
 /// The record fields counted per value, with the filter each needs.
-const FIELDS: [(&str, &str); 7] = [
+const FIELDS: [(&str, &str); 9] = [
     ("protocol_version", "1"),
     ("transport", "1"),
     ("auth_kind", "1"),
@@ -21,6 +21,8 @@ const FIELDS: [(&str, &str); 7] = [
     ("migration_status", "1"),
     ("discovered_via", "isNotNull(endpoint)"),
     ("discovery_source", "1"),
+    ("origin_move", "1"),
+    ("outcome", "surface = 1"),
 ];
 
 type Counts = BTreeMap<String, u64>;
@@ -59,6 +61,7 @@ pub async fn run_report(
             "adoption_by_tld"
         ),
     )?;
+    let outcomes: Counts = outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
     let mut rep = RunReport {
         run_id: run_id.to_owned(),
         sites_read: totals.sites_read,
@@ -67,7 +70,11 @@ pub async fn run_report(
         sites_with_discovery_document: totals.sites_with_discovery_document,
         endpoints: totals.endpoints,
         defects: totals.defects,
-        outcomes: outcome_shares(outcomes, totals.sites_read),
+        outcomes: shares(&outcomes, totals.sites_read),
+        outcomes_no_answer_not_measured: shares(
+            &no_answer_not_measured(&outcomes),
+            totals.sites_read,
+        ),
         documents: document_counts(documents),
         tool_counts: tool_counts(tools),
         top_tool_names,
@@ -85,6 +92,7 @@ pub async fn run_report(
         adoption_by_tld: tlds.into_iter().map(tld).collect(),
         ..RunReport::default()
     };
+    let surface_outcomes;
     (
         rep.protocol_versions,
         rep.transports,
@@ -93,14 +101,12 @@ pub async fn run_report(
         rep.migration_status,
         rep.endpoints_by_method,
         rep.discovery_sources,
+        rep.measured_elsewhere,
+        surface_outcomes,
     ) = fields;
+    rep.sites_with_surface = surface_outcomes.values().sum();
+    rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     Ok(rep)
-}
-
-fn outcome_shares(rows: Vec<OutcomeRow>, sites_read: u64) -> BTreeMap<String, Share> {
-    rows.into_iter()
-        .map(|o| (o.outcome, Share::of(o.sites, sites_read)))
-        .collect()
 }
 
 /// Rows are `p:<kind>` (parsed) or `s:<kind>` (soft 404).
@@ -178,7 +184,20 @@ fn tld(t: TldRow) -> TldAdoption {
 async fn field_counts(
     c: &Client,
     run_id: &str,
-) -> Result<(Counts, Counts, Counts, Counts, Counts, Counts, Counts), AnalysisError> {
+) -> Result<
+    (
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+        Counts,
+    ),
+    AnalysisError,
+> {
     tokio::try_join!(
         field(c, run_id, FIELDS[0]),
         field(c, run_id, FIELDS[1]),
@@ -187,6 +206,8 @@ async fn field_counts(
         field(c, run_id, FIELDS[4]),
         field(c, run_id, FIELDS[5]),
         field(c, run_id, FIELDS[6]),
+        field(c, run_id, FIELDS[7]),
+        field(c, run_id, FIELDS[8]),
     )
 }
 

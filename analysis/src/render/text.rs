@@ -23,6 +23,36 @@ pub fn render(report: &Report) -> String {
         share_row(&mut out, k, s);
     }
     let _ = writeln!(out, "  {:<28} {:>10}", "defects", r.defects);
+    section(
+        &mut out,
+        "Outcomes, unreachable counted as the survey's \"not measured: no answer\"",
+    );
+    for (k, s) in &r.outcomes_no_answer_not_measured {
+        share_row(&mut out, k, s);
+    }
+    section(
+        &mut out,
+        &format!(
+            "Outcomes of the {} sites with an API or agent surface",
+            r.sites_with_surface
+        ),
+    );
+    for (k, s) in &r.outcomes_surface {
+        share_row(&mut out, k, s);
+    }
+    let moved: u64 = r.measured_elsewhere.values().sum();
+    section(
+        &mut out,
+        &format!("Sites measured at another origin than their input's: {moved}"),
+    );
+    for kind in mcpcensus_store::OriginMove::ALL {
+        let n = r
+            .measured_elsewhere
+            .get(kind.as_str())
+            .copied()
+            .unwrap_or(0);
+        let _ = writeln!(out, "  {:<28} {:>10}", kind.as_str(), n);
+    }
     counts(
         &mut out,
         "Endpoints by discovery method",

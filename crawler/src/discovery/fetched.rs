@@ -62,4 +62,21 @@ impl Discovery {
         }
         out
     }
+
+    /// The site shows an API or agent surface (the population the survey's MCP check is asked
+    /// of): a discovery document served and parsed (a card, a catalog, the endpoint's card), an
+    /// MCP or agent Link relation, a `/mcp` signal, or a 401 on `/mcp`.
+    pub fn surface(&self) -> bool {
+        let parsed = |card: &FetchedCard| card.parse.parsed().is_some();
+        self.cards.iter().chain(&self.catalog_cards).any(parsed)
+            || self.endpoint_card.as_ref().is_some_and(parsed)
+            || self.catalogs.iter().any(|c| c.parse.parsed().is_some())
+            || !self.links.is_empty()
+            || self.mcp_signal.is_some_and(|s| {
+                s.signals()
+                    || s == McpSignal::NoSignal {
+                        why: super::NoSignalReason::Unauthorized,
+                    }
+            })
+    }
 }

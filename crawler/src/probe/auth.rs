@@ -166,3 +166,12 @@ pub fn no_auth() -> AuthInfo {
         metadata_urls: Vec::new(),
     }
 }
+
+/// The record's `auth` for a server that answered but whose tool list was not seen, so whether
+/// it needs credentials is not known.
+pub fn unseen_auth() -> AuthInfo {
+    AuthInfo {
+        kind: AuthKind::Unknown,
+        ..no_auth()
+    }
+}

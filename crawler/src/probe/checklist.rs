@@ -75,7 +75,11 @@ pub fn checklist(
     speaks_modern: bool,
 ) -> Vec<ChecklistStep> {
     match status {
-        Some(MigrationStatus::NotProbeable) => return Vec::new(),
+        // A stdio server has nothing the scan could do; an authenticated one still gets the
+        // re-run with credentials.
+        Some(MigrationStatus::NotProbeable) if facts.stdio || facts.auth.is_none() => {
+            return Vec::new()
+        }
         Some(MigrationStatus::Ready) => return vec![ChecklistStep::NothingToMigrate],
         _ => {}
     }

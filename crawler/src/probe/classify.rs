@@ -97,6 +97,14 @@ pub fn classify(facts: &ProbeFacts) -> Classification {
     } else if spec_version.is_some() {
         // A version was seen and it is older than 2026-07-28.
         Some(MigrationStatus::ToMigrate)
+    } else if facts
+        .auth
+        .as_ref()
+        .is_some_and(|a| a.kind != AuthKind::None)
+    {
+        // Credentials stand between the probe and the version: like a stdio server, the
+        // probe cannot read it, and calling it To migrate would claim what was not seen.
+        Some(MigrationStatus::NotProbeable)
     } else {
         None
     };

@@ -37,7 +37,9 @@ pub use facts::{Deprecated, MigrationStatus, ProbeFacts, ToolsRead, MODERN_VERSI
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
-pub use registry::{resolve, resolve_in, search_url, stdio_record, RegistryError, Resolved};
+pub use registry::{
+    resolve, resolve_in, search_url, search_url_at, stdio_record, RegistryError, Resolved,
+};
 pub use report::write_probe;
 pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, SteerLevel,

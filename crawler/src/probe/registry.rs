@@ -1,7 +1,9 @@
-//! Official MCP registry names (`com.example/server`): one GET of
-//! `<registry>/v0/servers?search=<name>`, then seed 003's rule: "takes the first remote of the
-//! entry whose name matches exactly, and uses its repository when the entry has no remote". A
-//! repository without an endpoint is a stdio server: Not probeable.
+//! Official MCP registry names (`com.example/server`): a GET of
+//! `<registry>/v0.1/servers?search=<name>` (the current API), or of `/v0/servers` when that
+//! path is not found (older registries), then the deep probe's rule: "takes the first remote of
+//! the entry whose name matches exactly, and uses its repository when the entry has no remote",
+//! taking the entry the registry marks `isLatest` when it lists several versions of the name.
+//! A repository without an endpoint is a stdio server: Not probeable.
 
 use http::header::ACCEPT;
 use http::HeaderValue;
@@ -43,15 +45,42 @@ pub enum RegistryError {
     Empty(String),
 }
 
-/// The search URL for `name`.
+/// The registry API paths, current first: the v0.1 API freeze, then v0 for older registries.
+pub const API_PATHS: [&str; 2] = ["v0.1", "v0"];
+
+/// The registry's own metadata key on each entry (`isLatest`, `status`, `publishedAt`).
+const OFFICIAL_META: &str = "io.modelcontextprotocol.registry/official";
+
+/// The search URL for `name` on the current API path.
 pub fn search_url(registry: &str, name: &str) -> Result<Url, RegistryError> {
+    search_url_at(registry, API_PATHS[0], name)
+}
+
+/// The search URL for `name` under the API path `api`.
+pub fn search_url_at(registry: &str, api: &str, name: &str) -> Result<Url, RegistryError> {
     let base = Url::parse(registry.trim_end_matches('/'))
         .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
     let mut url = base
-        .join(&format!("{}/v0/servers", base.path().trim_end_matches('/')))
+        .join(&format!(
+            "{}/{api}/servers",
+            base.path().trim_end_matches('/')
+        ))
         .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
     url.query_pairs_mut().append_pair("search", name);
     Ok(url)
+}
+
+/// Whether a list item is marked the latest version (the mark sits beside `server` in the
+/// v0.1 answer, inside it in earlier ones).
+fn is_latest(item: &Value) -> bool {
+    let server = item.get("server").unwrap_or(item);
+    [item, server].iter().any(|v| {
+        v.get("_meta")
+            .and_then(|m| m.get(OFFICIAL_META))
+            .and_then(|m| m.get("isLatest"))
+            .and_then(Value::as_bool)
+            == Some(true)
+    })
 }
 
 /// Picks the entry named exactly `name` from a `/v0/servers` answer (entries as
@@ -61,11 +90,20 @@ pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
         .get("servers")
         .and_then(Value::as_array)
         .ok_or_else(|| RegistryError::NotAList(String::new()))?;
-    let entry = servers
+    let named: Vec<&Value> = servers
         .iter()
-        .map(|item| item.get("server").unwrap_or(item))
-        .find(|entry| entry.get("name").and_then(Value::as_str) == Some(name))
+        .filter(|item| {
+            let entry = item.get("server").unwrap_or(item);
+            entry.get("name").and_then(Value::as_str) == Some(name)
+        })
+        .collect();
+    // A search lists every version of a name; the latest is the one a client would install.
+    let item = named
+        .iter()
+        .find(|item| is_latest(item))
+        .or_else(|| named.first())
         .ok_or_else(|| RegistryError::NotFound(name.to_owned()))?;
+    let entry = item.get("server").unwrap_or(item);
     let remote = entry
         .get("remotes")
         .and_then(Value::as_array)
@@ -91,15 +129,23 @@ pub async fn resolve(
     registry: &str,
     name: &str,
 ) -> Result<Resolved, RegistryError> {
-    let url = search_url(registry, name)?;
-    let req = FetchRequest::get(url.clone())
-        .header(ACCEPT, HeaderValue::from_static("application/json"))
-        .body_cap(REGISTRY_CAP)
-        .timeout(REGISTRY_TIMEOUT);
-    let resp = client.fetch(req).await.map_err(|e| RegistryError::Fetch {
-        url: url.to_string(),
-        error: e.to_string(),
-    })?;
+    let mut tried = API_PATHS.iter().peekable();
+    let (url, resp) = loop {
+        let api = tried.next().copied().unwrap_or(API_PATHS[0]);
+        let url = search_url_at(registry, api, name)?;
+        let req = FetchRequest::get(url.clone())
+            .header(ACCEPT, HeaderValue::from_static("application/json"))
+            .body_cap(REGISTRY_CAP)
+            .timeout(REGISTRY_TIMEOUT);
+        let resp = client.fetch(req).await.map_err(|e| RegistryError::Fetch {
+            url: url.to_string(),
+            error: e.to_string(),
+        })?;
+        // Only "no such path" moves on to the older API; any other answer is the registry's.
+        if resp.status != http::StatusCode::NOT_FOUND || tried.peek().is_none() {
+            break (url, resp);
+        }
+    };
     if !resp.status.is_success() {
         return Err(RegistryError::Status {
             url: url.to_string(),

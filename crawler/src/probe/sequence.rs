@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tokio::time::Instant;
 use url::Url;
 
-use super::auth::no_auth;
+use super::auth::{no_auth, unseen_auth};
 use super::facts::{ProbeFacts, MODERN_VERSION};
 use super::transport::{ProbeClient, RpcRead, Stop};
 use crate::mcp::{Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
@@ -166,11 +166,18 @@ impl Probe<'_, '_> {
             .await;
         let read = match discovered {
             Ok(read) => read,
-            Err(stop) => {
-                self.report.unreachable = matches!(stop, Stop::Failed(_) | Stop::OutOfTime);
+            Err(stop @ (Stop::Failed(_) | Stop::OutOfTime)) => {
+                // The deep probe "falls back to the older initialize handshake when the server
+                // does not answer": only when that gets no answer either is it unreachable.
                 self.note(&stop);
+                self.legacy().await;
+                self.settle_auth();
+                let facts = &self.report.facts;
+                self.report.unreachable =
+                    !facts.initialize_answered && facts.auth.is_none() && facts.transport.is_none();
                 return;
             }
+            Err(stop) => return self.note(&stop),
         };
         self.saw_post_answer(&read);
         if read.refused() {
@@ -188,14 +195,17 @@ impl Probe<'_, '_> {
         self.settle_auth();
     }
 
-    /// `auth` is None when nothing refused the probe.
+    /// `auth` is `none` only when a tool list was answered without credentials: a server that
+    /// answered its handshake but listed no tools may still guard them, so it is `unknown`.
     pub(super) fn settle_auth(&mut self) {
-        if self.report.facts.auth.is_none() && !self.report.facts.tools.refused {
-            let answered = self.report.facts.initialize_answered
-                || self.report.facts.discover_versions.is_some();
-            if answered {
-                self.report.facts.auth = Some(no_auth());
-            }
+        let facts = &self.report.facts;
+        if facts.auth.is_some() || facts.tools.refused {
+            return;
+        }
+        if facts.tools.answered {
+            self.report.facts.auth = Some(no_auth());
+        } else if facts.initialize_answered || facts.discover_versions.is_some() {
+            self.report.facts.auth = Some(unseen_auth());
         }
     }
 

@@ -9,13 +9,14 @@ use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
 use tokio::time::Instant;
 use url::Url;
 
+use super::locate::{locate, Located};
 use super::site::SiteScan;
 use crate::discovery::{
     self as d, card_via, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type,
     parse_card, parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, FetchedCard,
     FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep,
 };
-use crate::net::FetchError;
+use crate::net::{FetchError, FetchResponse};
 
 /// The `/mcp` GET is judged on its head (an endless event stream must not hold the scan);
 /// it gets this long, so it can never eat the session's 12 s.
@@ -23,16 +24,26 @@ pub const MCP_GET_TIMEOUT: Duration = Duration::from_secs(5);
 /// Each discovery document gets at most this long.
 pub const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub async fn fetch_documents(site: &mut SiteScan, doc_cap: usize) -> Discovery {
+/// The discovery documents, at the origin the homepage's redirects lead to; `Err` with the
+/// verdict's reason when they leave the site (see [`locate`]).
+pub async fn fetch_documents(
+    site: &mut SiteScan,
+    doc_cap: usize,
+    excluded: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<Discovery, String> {
     let mut found = Discovery::default();
+    let (home_url, home) = match locate(site, doc_cap, excluded).await {
+        Located::Home(url, fetched) => (url, fetched),
+        Located::Left(reason) => return Err(reason),
+    };
     let origin = site.origin.clone();
     let measured = d::Site::from_origin(&origin);
     let on_site = |url: &Url| measured.as_ref().is_some_and(|s| s.contains(url));
 
     // The homepage: its Link header and <link> elements.
-    match fetch_doc(site, &origin, DocumentKind::Home, doc_cap).await {
+    match home {
         Fetched::Body(headers, body) => {
-            found.links = home_links(&headers, &body, &origin);
+            found.links = home_links(&headers, &body, &home_url);
             if let Some(doc) = site.record.documents.last_mut() {
                 doc.parsed = true;
             }
@@ -48,7 +59,7 @@ pub async fn fetch_documents(site: &mut SiteScan, doc_cap: usize) -> Discovery {
                     | FetchError::Resolve { .. }
             ) {
                 found.home_failure = Some(e);
-                return found;
+                return Ok(found);
             }
         }
     }
@@ -113,11 +124,11 @@ pub async fn fetch_documents(site: &mut SiteScan, doc_cap: usize) -> Discovery {
     if let Ok(url) = origin.join(d::MCP_PATH) {
         found.mcp_signal = Some(probe_mcp_path(site, &url).await);
     }
-    found
+    Ok(found)
 }
 
 /// A discovery document's fetch: its body for a 2xx answer.
-enum Fetched {
+pub(super) enum Fetched {
     Body(HeaderMap, bytes::Bytes),
     /// Answered, but not 2xx.
     Status,
@@ -137,8 +148,18 @@ async fn fetch_doc_within(
     cap: usize,
     timeout: Duration,
 ) -> Fetched {
-    let purpose = kind.as_str();
-    let result = site.get(url, purpose, cap, timeout).await;
+    let result = site.get(url, kind.as_str(), cap, timeout).await;
+    log_answer(site, kind, url, cap, result)
+}
+
+/// Records a document's answer and keeps its body for a 2xx.
+pub(super) fn log_answer(
+    site: &mut SiteScan,
+    kind: DocumentKind,
+    url: &Url,
+    cap: usize,
+    result: Result<FetchResponse, FetchError>,
+) -> Fetched {
     let mut log = empty_log(kind, url);
     let answer = match result {
         Ok(r) => {

@@ -2,6 +2,7 @@
 
 mod documents;
 mod endpoint_card;
+mod locate;
 mod reasons;
 mod robots;
 mod scanner;
@@ -9,5 +10,6 @@ mod site;
 
 pub use documents::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
+pub use locate::MAX_REDIRECTS;
 pub use robots::{ROBOTS_CAP, ROBOTS_TIMEOUT};
 pub use scanner::{ScanSettings, SiteScanner};

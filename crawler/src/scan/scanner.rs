@@ -225,8 +225,16 @@ impl SiteScanner {
                 return;
             }
         }
-        let mut found = fetch_documents(site, self.settings.document_cap).await;
+        let excluded = |host: &str| self.exclusions.covering(host).is_some();
+        let found = fetch_documents(site, self.settings.document_cap, &excluded).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
+        let mut found = match found {
+            Ok(found) => found,
+            Err(reason) => {
+                site.set_verdict(Outcome::NotMeasured, reason);
+                return;
+            }
+        };
         if let Some(e) = &found.home_failure {
             site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
             return;
@@ -241,6 +249,7 @@ impl SiteScanner {
         }
         // Seed 002's audit of the documents found; redone below with `<endpoint>/server-card`.
         audit_site(&found, &site.origin).apply_to(&mut site.record);
+        site.record.surface = found.surface();
         let Some(measured) = d::Site::from_origin(&site.origin) else {
             site.set_verdict(Outcome::InvalidInput, "the origin has no host");
             return;
@@ -282,6 +291,7 @@ impl SiteScanner {
         let cap = self.settings.document_cap;
         found.endpoint_card = fetch_endpoint_card(site, &endpoint, &found, cap).await;
         audit_site(&found, &site.origin).apply_to(&mut site.record);
+        site.record.surface = found.surface();
         if self.settings.probe == Probe::Deep {
             self.deep_probe(site, &endpoint).await;
         }

@@ -94,6 +94,10 @@ pub struct SiteRow {
     pub documents_soft_404: Vec<String>,
     /// `derived::server_fingerprint`, for platforms and tool list changes.
     pub server_fingerprint: String,
+    pub final_origin: Option<String>,
+    /// `derived::origin_move`: www, apex or other_subdomain.
+    pub origin_move: Option<String>,
+    pub surface: u8,
 }
 
 #[derive(Debug, Clone, PartialEq, Row, Serialize)]
@@ -171,6 +175,9 @@ impl SiteRow {
             documents_parsed,
             documents_soft_404,
             server_fingerprint: crate::derived::server_fingerprint(r),
+            final_origin: r.final_origin.clone(),
+            origin_move: crate::derived::origin_move(r).map(|m| m.as_str().to_owned()),
+            surface: u8::from(r.surface),
         }
     }
 }

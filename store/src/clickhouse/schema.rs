@@ -49,10 +49,13 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 3] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 6] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
+    ("final_origin", "Nullable(String)"),
+    ("origin_move", "Nullable(String)"),
+    ("surface", "UInt8"),
 ];
 
 /// Adds the [`ADDED_SITES_COLUMNS`] that `table` lacks (`ON CLUSTER` when `cluster` is given).

@@ -16,6 +16,7 @@
 
 mod answers;
 mod auth;
+pub(crate) use auth::origin_for;
 mod discover;
 mod fault;
 mod framing;

@@ -8,7 +8,35 @@ use crate::methods::OUTCOME_MAPPING;
 use crate::model::{Ranked, RunReport, Share};
 
 pub fn section(r: &RunReport) -> Section {
-    let mut tables = vec![outcomes(r), documents(r)];
+    let mut tables = vec![
+        outcomes(r),
+        outcome_table(
+            "outcomes-seed",
+            "Outcomes, no answer counted as not measured",
+            format!(
+                "{} records; `unreachable` (no answer) is counted as not measured.",
+                r.sites_read
+            ),
+            &r.outcomes_no_answer_not_measured,
+        ),
+        outcome_table(
+            "outcomes-surface",
+            "Outcomes over the sites with an API or agent surface",
+            format!(
+                "{} sites showed an API or agent surface (a discovery document, an MCP or agent \
+                 link, a /mcp signal or a 401 challenge on /mcp).",
+                r.sites_with_surface
+            ),
+            &r.outcomes_surface,
+        ),
+        Table::counts(
+            "measured-elsewhere",
+            "Sites measured at another origin than their input's",
+            ["Moved to", "Sites"],
+            &r.measured_elsewhere,
+        ),
+        documents(r),
+    ];
     tables.push(Table::counts(
         "discovery-methods",
         "Endpoints by discovery method",
@@ -110,18 +138,20 @@ fn measured_as(outcome: &str) -> &'static str {
 }
 
 fn outcomes(r: &RunReport) -> Table {
-    let mut t = Table::new(
-        "outcomes",
-        "Outcomes",
-        &["Outcome", "Measured as", "Records", "Share"],
-    )
-    .note(format!(
-        "{} records; {} with a defect.",
-        r.sites_read, r.defects
-    ))
-    .bars(3, "%");
-    t.rows = r
-        .outcomes
+    let note = format!("{} records; {} with a defect.", r.sites_read, r.defects);
+    outcome_table("outcomes", "Outcomes", note, &r.outcomes)
+}
+
+fn outcome_table(
+    id: &str,
+    title: &str,
+    note: String,
+    shares: &std::collections::BTreeMap<String, Share>,
+) -> Table {
+    let mut t = Table::new(id, title, &["Outcome", "Measured as", "Records", "Share"])
+        .note(note)
+        .bars(3, "%");
+    t.rows = shares
         .iter()
         .map(|(k, s)| {
             vec![

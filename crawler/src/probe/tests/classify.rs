@@ -100,7 +100,7 @@ fn stdio_is_not_probeable_without_a_checklist() {
 }
 
 #[test]
-fn an_authenticated_server_with_no_version_has_no_status() {
+fn an_authenticated_server_with_no_version_is_not_probeable_with_a_rerun() {
     let facts = ProbeFacts {
         auth: Some(AuthInfo {
             kind: AuthKind::OauthCimd,
@@ -112,7 +112,7 @@ fn an_authenticated_server_with_no_version_has_no_status() {
         ..https()
     };
     let c = classify(&facts);
-    assert_eq!(c.status, None);
+    assert_eq!(c.status, Some(MigrationStatus::NotProbeable));
     assert_eq!(c.checklist, [ChecklistStep::RerunScan]);
 }
 
@@ -132,4 +132,32 @@ fn a_modern_error_listing_only_old_versions_is_to_migrate() {
             ChecklistStep::RerunScan
         ]
     );
+}
+
+#[test]
+fn an_authenticated_server_whose_version_is_unseen_is_not_probeable() {
+    let auth = |kind| AuthInfo {
+        kind,
+        challenge: Some("Bearer".into()),
+        resource_metadata_url: None,
+        authorization_servers: Vec::new(),
+        metadata_urls: Vec::new(),
+    };
+    for kind in [AuthKind::OauthCimd, AuthKind::StaticKey, AuthKind::Unknown] {
+        let facts = ProbeFacts {
+            auth: Some(auth(kind)),
+            ..https()
+        };
+        let c = classify(&facts);
+        assert_eq!(c.spec_version, None);
+        assert_eq!(c.status, Some(MigrationStatus::NotProbeable), "{kind:?}");
+    }
+    // Its version seen (an old one): To migrate, as before.
+    let facts = ProbeFacts {
+        auth: Some(auth(AuthKind::OauthCimd)),
+        negotiated: Some("2025-06-18".into()),
+        initialize_answered: true,
+        ..https()
+    };
+    assert_eq!(classify(&facts).status, Some(MigrationStatus::ToMigrate));
 }

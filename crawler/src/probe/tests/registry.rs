@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::probe::{resolve_in, search_url, RegistryError, Resolved};
+use crate::probe::{resolve_in, search_url, search_url_at, RegistryError, Resolved};
 
 #[test]
 fn the_exact_name_gives_its_first_remote_else_its_repository() {
@@ -45,10 +45,42 @@ fn the_search_url_keeps_the_registry_path_and_encodes_the_name() {
         search_url("https://registry.example/", "com.example/a")
             .unwrap()
             .as_str(),
-        "https://registry.example/v0/servers?search=com.example%2Fa"
+        "https://registry.example/v0.1/servers?search=com.example%2Fa"
     );
     assert_eq!(
         search_url("https://r.example/api", "x").unwrap().as_str(),
+        "https://r.example/api/v0.1/servers?search=x"
+    );
+    assert_eq!(
+        search_url_at("https://r.example/api", "v0", "x")
+            .unwrap()
+            .as_str(),
         "https://r.example/api/v0/servers?search=x"
+    );
+}
+
+#[test]
+fn several_versions_of_the_name_give_the_latest() {
+    let meta =
+        |latest: bool| json!({"io.modelcontextprotocol.registry/official": {"isLatest": latest}});
+    // v0.1: the mark beside `server`; older answers: inside it. Oldest version listed first.
+    let doc = json!({"servers": [
+        {"server": {"name": "com.example/a", "version": "1.0.0",
+            "remotes": [{"url": "https://old.a.test/mcp"}]}, "_meta": meta(false)},
+        {"server": {"name": "com.example/a", "version": "2.0.0",
+            "remotes": [{"url": "https://new.a.test/mcp"}]}, "_meta": meta(true)},
+        {"server": {"name": "com.example/b", "version": "1.0.0", "_meta": meta(false),
+            "remotes": [{"url": "https://old.b.test/mcp"}]}},
+        {"server": {"name": "com.example/b", "version": "1.1.0", "_meta": meta(true),
+            "remotes": [{"url": "https://new.b.test/mcp"}]}},
+    ]});
+    let remote = |u: &str| Ok(Resolved::Remote(url::Url::parse(u).unwrap()));
+    assert_eq!(
+        resolve_in(&doc, "com.example/a"),
+        remote("https://new.a.test/mcp")
+    );
+    assert_eq!(
+        resolve_in(&doc, "com.example/b"),
+        remote("https://new.b.test/mcp")
     );
 }

@@ -1,0 +1,118 @@
+//! Where the site lives: the homepage's redirects are followed while they stay on the measured
+//! site, so a list of registrable domains (most of which answer with a 301 to `www.`) measures
+//! each site where it serves. Only the homepage follows redirects; the session never does.
+
+use http::header::LOCATION;
+use mcpcensus_store::{DocumentKind, RedirectHop};
+use url::Url;
+
+use super::documents::{log_answer, Fetched, DOCUMENT_TIMEOUT};
+use super::site::SiteScan;
+use crate::discovery as d;
+
+/// Redirects followed at most: browsers allow 20, but a site that needs more than a few to
+/// reach its homepage is misconfigured, and each hop costs the site's time.
+pub const MAX_REDIRECTS: usize = 5;
+
+/// The homepage's answer at the origin the redirects led to, or the reason they ended the site.
+pub(super) enum Located {
+    /// The final URL and its answer (logged as the homepage document).
+    Home(Url, Fetched),
+    /// The redirects left the site, looped, went on too long or to `http://`: not measured.
+    Left(String),
+}
+
+/// The site redirects may move within: the input host and its subdomains and, for an input
+/// `www.D`, `D` and its subdomains, on the same port. `D` must still be the registrable domain
+/// or below it, so `www.co.uk` cannot widen the site to every `.co.uk`.
+fn scope(origin: &Url, registrable: Option<&str>) -> Option<d::Site> {
+    let host = origin.host_str()?;
+    if let (Some(apex), Some(reg)) = (host.strip_prefix("www."), registrable) {
+        if apex == reg || apex.ends_with(&format!(".{reg}")) {
+            let mut wider = origin.clone();
+            wider.set_host(Some(apex)).ok()?;
+            return d::Site::from_origin(&wider);
+        }
+    }
+    d::Site::from_origin(origin)
+}
+
+/// GETs the homepage, following redirects within the site (each hop through the site client:
+/// the address guard and politeness; and the opt-out list through `excluded`). The final origin
+/// becomes `site.origin` and, when it differs from the input's, the record's `final_origin`.
+pub(super) async fn locate(
+    site: &mut SiteScan,
+    cap: usize,
+    excluded: &(dyn Fn(&str) -> bool + Sync),
+) -> Located {
+    let input = site.origin.clone();
+    let within = scope(&input, site.record.registrable_domain.as_deref());
+    let mut url = input.clone();
+    let mut seen = vec![url.clone()];
+    loop {
+        let kind = DocumentKind::Home;
+        let result = site.get(&url, kind.as_str(), cap, DOCUMENT_TIMEOUT).await;
+        let hop = match &result {
+            Ok(r) if r.status.is_redirection() => r
+                .headers
+                .get(LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(|location| (r.status.as_u16(), location.to_owned())),
+            _ => None,
+        };
+        let Some((status, location)) = hop else {
+            settle(site, &input, &url);
+            let fetched = log_answer(site, kind, &url, cap, result);
+            return Located::Home(url, fetched);
+        };
+        site.record.redirects.push(RedirectHop {
+            url: url.to_string(),
+            status,
+            location: location.clone(),
+        });
+        let Ok(target) = url.join(location.trim()) else {
+            return Located::Left(format!(
+                "redirects to an address that does not parse ({location}); not followed"
+            ));
+        };
+        let host = target.host_str().unwrap_or_default().to_owned();
+        let refusal = if target.scheme() != "https" {
+            Some(format!("redirects to http:// ({target}); not followed"))
+        } else if !within.as_ref().is_some_and(|s| s.contains(&target)) {
+            Some(format!(
+                "redirects to another site ({target}); not followed"
+            ))
+        } else if seen.contains(&target) {
+            Some(format!(
+                "redirects in a loop (back to {target}); not followed"
+            ))
+        } else if site.record.redirects.len() > MAX_REDIRECTS {
+            Some(format!(
+                "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
+            ))
+        } else if excluded(&host) {
+            Some(format!(
+                "redirects to {target}, on a host the exclusion list names; not requested"
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            return Located::Left(reason);
+        }
+        seen.push(target.clone());
+        url = target;
+    }
+}
+
+/// Makes the final URL's origin the one the scan measures.
+fn settle(site: &mut SiteScan, input: &Url, last: &Url) {
+    let origin = last.origin().ascii_serialization();
+    if origin == input.origin().ascii_serialization() {
+        return;
+    }
+    if let Ok(at) = Url::parse(&origin) {
+        site.origin = at;
+        site.record.final_origin = Some(origin);
+    }
+}

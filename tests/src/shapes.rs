@@ -1,0 +1,275 @@
+//! The real web's shapes for the simulated web: where sites live (apex → `www`, `www` → apex),
+//! redirects that leave the site or loop, catch-all pages, bot walls and partial 5xx, each with
+//! or without an MCP server behind it; and a mix of them in published proportions.
+//!
+//! ```no_run
+//! use mcpcensus_simweb::shapes::{mix, Shape};
+//! let sites = mix(200, 7); // 200 shaped sites, deterministic for seed 7
+//! let apex = Shape::ApexToWww.build("a0.test", true);
+//! assert_eq!(apex.input, "a0.test");
+//! # let _ = sites;
+//! ```
+//!
+//! The mix ([`MIX`], per mille of sites) and where each share comes from:
+//!
+//! - `www` origins: HTTP Archive counts 41–43% of the origins it crawls as `www.` origins
+//!   (Web Almanac, "Page weight"/"CDN" chapters' origin tables, 2022–2024); a list of registrable
+//!   domains reaches them through an apex that redirects: [`Shape::ApexToWww`] 420‰.
+//! - `www` → apex: no published share was found; 30‰ is an assumption, kept small.
+//! - a homepage redirecting to another site (parked, merged or moved brands) and redirect
+//!   loops: no published share was found; 20‰ and 2‰ are assumptions.
+//! - soft 404s (a 200 HTML page for every path): Bar-Yossef et al., "Sic Transit Gloria
+//!   Telae" (WWW 2004) found about 25% of dead links answering a soft 404; 150‰ of sites
+//!   here.
+//! - bot walls (a 403 HTML challenge to a non-browser client): no published share was found;
+//!   30‰ is an assumption.
+//! - 5xx on some paths only: assumption, 10‰.
+//! - servers only the newest discovery finds ([`Shape::NewestOnly`]): assumption, 2‰ (the
+//!   2026-07-28 revision is new; every one carries a server).
+//! - the rest ([`Shape::Plain`]): a homepage and 404 elsewhere.
+//!
+//! An MCP server sits behind a shape when [`ShapedSite::server`] is set: [`mix`] puts one behind
+//! every 50th site of each shape that can carry one (the share of sites publishing an MCP
+//! endpoint is small; no census has measured it yet, which is what this crawler is for).
+
+use serde_json::json;
+
+use crate::mcp::origin_for;
+use crate::mcp::McpServer;
+use crate::reply::Reply;
+use crate::site::Site;
+
+/// One shape of the real web.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// The apex answers every path with a 301 to `https://www.{host}` (the same path); the
+    /// site lives at `www`.
+    ApexToWww,
+    /// `www.{apex}` answers every path with a 301 to the apex; the site lives at the apex.
+    WwwToApex,
+    /// The homepage redirects to another site (`moved-{host}`).
+    OtherSite,
+    /// The apex redirects to `www`, which redirects back.
+    Loop,
+    /// A 200 HTML page for every path (soft 404).
+    SoftNotFound,
+    /// A 403 HTML challenge for every path.
+    BotWall,
+    /// The homepage and the server card answer; the legacy card and the catalog answer 503.
+    PartialFiveHundred,
+    /// Only the newest discovery finds it: `/.well-known/ai-catalog.json` lists the card at
+    /// `<endpoint>/server-card`, and the server answers only the 2026-07-28 revision
+    /// (`server/discover`, no `initialize`).
+    NewestOnly,
+    /// A homepage and 404 elsewhere.
+    Plain,
+}
+
+/// The shares of [`mix`], per mille, in the order [`mix`] deals them.
+pub const MIX: &[(Shape, u32)] = &[
+    (Shape::ApexToWww, 420),
+    (Shape::WwwToApex, 30),
+    (Shape::OtherSite, 20),
+    (Shape::Loop, 2),
+    (Shape::SoftNotFound, 150),
+    (Shape::BotWall, 30),
+    (Shape::PartialFiveHundred, 10),
+    (Shape::NewestOnly, 2),
+    (Shape::Plain, 336),
+];
+
+/// The sites of one shape: the host to put in the input list, every virtual site it needs, and
+/// the MCP server when one sits behind it.
+#[derive(Clone, Debug)]
+pub struct ShapedSite {
+    pub shape: Shape,
+    /// The host the input list names.
+    pub input: String,
+    /// The host the site lives at (where documents and the server answer), when it lives
+    /// anywhere.
+    pub lives_at: Option<String>,
+    pub sites: Vec<Site>,
+    pub server: Option<McpServer>,
+}
+
+fn home() -> Reply {
+    Reply::html("<!doctype html><html><head><title>Home</title></head><body>Welcome</body></html>")
+}
+
+/// Every path redirects (301) to the same path on `to`, on the request's port.
+fn redirect_all(to: String) -> Reply {
+    Reply::handler(move |req| {
+        let path = req.path.clone();
+        Reply::redirect(301, &format!("{}{path}", origin_for(req, &to)))
+    })
+}
+
+/// The site at `host` with a homepage, and a card naming `server` at `/mcp` when one is given.
+fn living(host: &str, server: Option<&McpServer>) -> Site {
+    let site = Site::new(host).route("/", home());
+    let Some(server) = server else { return site };
+    site.route(
+        "/.well-known/mcp/server-card.json",
+        card_reply(host.to_owned()),
+    )
+    .mcp("/mcp", server)
+}
+
+/// A server card naming `https://{host}:PORT/mcp`.
+fn card_reply(host: String) -> Reply {
+    Reply::handler(move |req| {
+        let url = format!("{}/mcp", origin_for(req, &host));
+        Reply::json(json!({
+            "$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+            "name": "test.example/shaped",
+            "version": "1.0.0",
+            "description": "A simulated MCP server behind a shape",
+            "remotes": [{"type": "streamable-http", "url": url,
+                         "supportedProtocolVersions": ["2025-11-25", "2026-07-28"]}],
+        }))
+    })
+}
+
+impl Shape {
+    /// Whether an MCP server can be reached behind this shape.
+    pub fn can_serve(self) -> bool {
+        !matches!(self, Shape::OtherSite | Shape::Loop | Shape::BotWall)
+    }
+
+    /// The sites of this shape for the input `host` (a name without `www.`), with an MCP
+    /// server behind it when `with_server` and [`Shape::can_serve`].
+    pub fn build(self, host: &str, with_server: bool) -> ShapedSite {
+        let server = (with_server && self.can_serve()).then(McpServer::new);
+        let www = format!("www.{host}");
+        let (input, lives_at, sites) = match self {
+            Shape::ApexToWww => (
+                host.to_owned(),
+                Some(www.clone()),
+                vec![
+                    Site::new(host).default(redirect_all(www.clone())),
+                    living(&www, server.as_ref()),
+                ],
+            ),
+            Shape::WwwToApex => (
+                www.clone(),
+                Some(host.to_owned()),
+                vec![
+                    Site::new(&www).default(redirect_all(host.to_owned())),
+                    living(host, server.as_ref()),
+                ],
+            ),
+            Shape::OtherSite => {
+                let other = format!("moved-{host}");
+                (
+                    host.to_owned(),
+                    None,
+                    vec![
+                        Site::new(host).default(redirect_all(other.clone())),
+                        living(&other, None),
+                    ],
+                )
+            }
+            Shape::Loop => (
+                host.to_owned(),
+                None,
+                vec![
+                    Site::new(host).default(redirect_all(www.clone())),
+                    Site::new(&www).default(redirect_all(host.to_owned())),
+                ],
+            ),
+            Shape::SoftNotFound => {
+                let site = match &server {
+                    Some(s) => living(host, Some(s)),
+                    None => Site::new(host),
+                };
+                let page =
+                    Reply::html("<!doctype html><html><body>Not here, but 200</body></html>");
+                (
+                    host.to_owned(),
+                    Some(host.to_owned()),
+                    vec![site.default(page)],
+                )
+            }
+            Shape::BotWall => {
+                let wall = Reply::html(
+                    "<!doctype html><html><head><title>Just a moment...</title></head>\
+                     <body>Checking your browser</body></html>",
+                )
+                .with_status(403);
+                (host.to_owned(), None, vec![Site::new(host).default(wall)])
+            }
+            Shape::PartialFiveHundred => {
+                let busy = Reply::text("Service Unavailable").with_status(503);
+                let site = living(host, server.as_ref())
+                    .route("/.well-known/mcp.json", busy.clone())
+                    .route("/.well-known/ai-catalog.json", busy);
+                (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::NewestOnly => {
+                let server = McpServer::modern_only();
+                let (at, card_at) = (host.to_owned(), host.to_owned());
+                let catalog = Reply::handler(move |req| {
+                    let card = format!("{}/mcp/server-card", origin_for(req, &at));
+                    Reply::bytes(
+                        "application/ai-catalog+json",
+                        json!({"specVersion": "1.0", "host": {"displayName": "Simulated"},
+                               "entries": [{"identifier": "urn:air:shaped:mcp:newest",
+                                            "type": "application/mcp-server-card+json",
+                                            "url": card}]})
+                        .to_string(),
+                    )
+                });
+                let card = card_reply(card_at);
+                let site = Site::new(host)
+                    .route("/", home())
+                    .route("/.well-known/ai-catalog.json", catalog)
+                    .route("/mcp/server-card", card)
+                    .mcp("/mcp", &server);
+                return ShapedSite {
+                    shape: self,
+                    input: host.to_owned(),
+                    lives_at: Some(host.to_owned()),
+                    sites: vec![site],
+                    server: Some(server),
+                };
+            }
+            Shape::Plain => (
+                host.to_owned(),
+                Some(host.to_owned()),
+                vec![living(host, server.as_ref())],
+            ),
+        };
+        ShapedSite {
+            shape: self,
+            input,
+            lives_at,
+            sites,
+            server,
+        }
+    }
+}
+
+/// `n` shaped sites named `s{i}-{seed}.test`, dealt in [`MIX`]'s proportions (a deterministic
+/// interleaving: site `i` takes the shape whose cumulative share first exceeds a per-seed
+/// permutation of `i`), with an MCP server behind every 50th site of each shape that can serve.
+pub fn mix(n: usize, seed: u64) -> Vec<ShapedSite> {
+    let mut dealt = std::collections::HashMap::<Shape, usize>::new();
+    (0..n)
+        .map(|i| {
+            // A multiplicative hash spreads shapes over the list instead of in blocks.
+            let slot = (i as u64 ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+            let per_mille = (slot % 1000) as u32;
+            let mut acc = 0;
+            let shape = MIX
+                .iter()
+                .find(|(_, share)| {
+                    acc += share;
+                    per_mille < acc
+                })
+                .map_or(Shape::Plain, |(shape, _)| *shape);
+            let count = dealt.entry(shape).or_default();
+            *count += 1;
+            shape.build(&format!("s{i}-{seed}.test"), *count % 50 == 1)
+        })
+        .collect()
+}
