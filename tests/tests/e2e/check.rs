@@ -381,7 +381,7 @@ async fn a_redirect_shows_its_location_and_is_not_followed() {
         "{}",
         home.text
     );
-    assert_eq!(moved.blocks.len(), 1, "{}", moved.text);
+    assert_eq!(moved.blocks.len(), 2, "{}", moved.text);
     assert_eq!(moved.verdict["outcome"], "not_measured", "{}", moved.text);
     assert_eq!(
         moved.verdict["reason"],
