@@ -23,6 +23,7 @@ mod error;
 mod fetch;
 mod fetch_error;
 mod guard;
+pub mod json;
 mod options;
 mod pins;
 pub mod recorder;

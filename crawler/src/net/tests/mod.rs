@@ -2,6 +2,7 @@
 
 mod client;
 mod guard;
+mod json;
 mod resolver;
 mod support;
 mod throttle;
