@@ -56,11 +56,7 @@ pub fn pasted_entries(text: &str) -> Result<Vec<Value>, PasteError> {
 /// Checks and grades a pasted list.
 pub fn grade_pasted(text: &str) -> Result<PastedReport, PasteError> {
     let entries = pasted_entries(text)?;
-    let read = ToolsRead {
-        entries,
-        answered: true,
-        ..ToolsRead::default()
-    };
+    let read = ToolsRead::listing(entries);
     let grades = grade_tools(&read.entries);
     let mut tools = read_tools(&json!({"tools": read.entries}), PASTED_MAX_TOOLS).tools;
     for tool in &mut tools {
