@@ -230,7 +230,8 @@ impl Producer {
                 take = take.min(usize::try_from(left).unwrap_or(usize::MAX));
             }
             if let Some((_, interval)) = self.trickle {
-                if !self.first {
+                // A zero interval means "as fast as possible": even sleep(0) waits a timer tick.
+                if !self.first && !interval.is_zero() {
                     tokio::time::sleep(interval).await;
                 }
             }

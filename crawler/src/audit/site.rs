@@ -22,7 +22,7 @@ use super::manifest::{audit_manifest, served_evidence};
 use super::rules::{rule, Severity, MCP_JSON_SERVED, NO_SERVER};
 use crate::discovery::{
     catalog_items, discovery_source, CatalogItem, DiscoverySource, DocumentParse, ParsedCard,
-    SourceHits, MCP_JSON_PATH, SERVER_CARD_PATH,
+    SourceHits, MAX_INLINE_CARDS, MCP_JSON_PATH, SERVER_CARD_PATH,
 };
 use crate::discovery::{Discovery, FetchedCard};
 
@@ -112,7 +112,7 @@ pub fn audit_site(found: &Discovery, origin: &Url) -> SiteAudit {
             url: &card.url,
             at: "",
             parse: &card.parse,
-            headers: Some(&card.headers),
+            headers: Some(&*card.headers),
         }));
     }
     for (url, at, parse) in &inline {
@@ -154,6 +154,10 @@ fn inline_cards(found: &Discovery) -> Vec<(Url, String, DocumentParse<ParsedCard
         };
         for item in catalog_items(parsed, &catalog.url) {
             if let CatalogItem::InlineCard { entry, card } = item {
+                // The scan read no more than these; the audit judges the same ones.
+                if out.len() == MAX_INLINE_CARDS {
+                    return out;
+                }
                 out.push((catalog.url.clone(), format!("entries[{entry}].data"), card));
             }
         }

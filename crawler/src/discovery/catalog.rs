@@ -18,6 +18,8 @@ pub const MAX_CATALOG_DEPTH: u8 = 4;
 pub const MAX_CATALOG_FETCHES: usize = 10;
 /// Catalog-listed cards fetched per site, for the same reason.
 pub const MAX_CATALOG_CARD_FETCHES: usize = 20;
+/// Inline cards read per site, over all its catalogs: a 256 KB catalog holds thousands.
+pub const MAX_INLINE_CARDS: usize = 50;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedCatalog {
@@ -228,6 +230,7 @@ pub enum WalkStep {
 pub struct CatalogWalk {
     catalogs: HashSet<String>,
     cards: HashSet<String>,
+    inline: usize,
 }
 
 impl CatalogWalk {
@@ -260,6 +263,17 @@ impl CatalogWalk {
             self.cards.insert(key);
             WalkStep::Fetch
         }
+    }
+}
+
+impl CatalogWalk {
+    /// Whether one more inline card is read (`TooMany` past [`MAX_INLINE_CARDS`]).
+    pub fn visit_inline(&mut self) -> WalkStep {
+        if self.inline >= MAX_INLINE_CARDS {
+            return WalkStep::TooMany;
+        }
+        self.inline += 1;
+        WalkStep::Fetch
     }
 }
 

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::net::json::{parse_json, JsonError};
+
 pub use crate::net::content::media_type;
 pub(super) use crate::net::content::{is_html_type, looks_like_html, trimmed};
 
@@ -207,11 +209,12 @@ pub(super) fn read_json(content_type: Option<&str>, body: &[u8]) -> DocumentPars
     if looks_like_html(body) {
         return DocumentParse::Html;
     }
-    match serde_json::from_slice::<Value>(body) {
+    match parse_json(body) {
         Ok(value) => DocumentParse::Parsed(value),
-        Err(_) if content_type.is_some_and(is_html_type) => DocumentParse::Html,
-        Err(error) => DocumentParse::NotJson {
-            reason: error.to_string(),
+        Err(JsonError::Invalid(_)) if content_type.is_some_and(is_html_type) => DocumentParse::Html,
+        Err(JsonError::Invalid(reason)) => DocumentParse::NotJson { reason },
+        Err(too_deep) => DocumentParse::NotJson {
+            reason: too_deep.to_string(),
         },
     }
 }

@@ -2,6 +2,8 @@
 //! the documents with their URLs and parses, the links and the `/mcp` signal. Plain data (the
 //! scan fills it in), so the audit depends on discovery only.
 
+use std::sync::Arc;
+
 use http::HeaderMap;
 use mcpcensus_store::DiscoveredVia;
 use url::Url;
@@ -20,7 +22,8 @@ pub struct FetchedCard {
     pub url: Url,
     pub via: DiscoveredVia,
     pub parse: DocumentParse<ParsedCard>,
-    pub headers: HeaderMap,
+    /// Shared: every inline card of a catalog has the catalog's headers.
+    pub headers: Arc<HeaderMap>,
 }
 
 #[derive(Debug, Clone)]

@@ -8,6 +8,7 @@ use http::{HeaderMap, Method, StatusCode};
 use serde_json::Value;
 
 use super::document::{is_html_type, looks_like_html, media_type, trimmed};
+use crate::net::json::check_depth;
 
 /// Body bytes worth reading to find a JSON-RPC message (SDK error answers are ~150 bytes).
 pub const MCP_PATH_BODY_LIMIT: usize = 16 * 1024;
@@ -112,6 +113,8 @@ pub fn judge_mcp_body(body: &[u8]) -> McpSignal {
         NoSignalReason::Empty
     } else if looks_like_html(body) {
         NoSignalReason::Html
+    } else if check_depth(body).is_err() {
+        NoSignalReason::NotJson
     } else {
         match serde_json::Deserializer::from_slice(body)
             .into_iter::<Value>()

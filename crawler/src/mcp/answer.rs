@@ -14,7 +14,8 @@ use tokio::time::Instant;
 use super::framing::{sniff, Framing, Sniff};
 use super::message::{answer_in, answering_message, server_call, Answer};
 use super::sse::{SseEvent, SseParser};
-use crate::net::content::{is_html_type, media_type, strip_bom};
+use crate::net::content::{is_html_type, media_type};
+use crate::net::json::{parse_json, JsonEnd, JsonEndFinder, JsonError};
 use crate::net::{BodyReader, FetchError};
 
 /// What an answer's body held.
@@ -41,6 +42,8 @@ pub enum NoAnswer {
     StreamEnded,
     /// The server sent more than the cap and the part read holds no complete answer.
     OverCap,
+    /// JSON nested deeper than the stated limit.
+    TooDeep,
 }
 
 impl NoAnswer {
@@ -52,6 +55,7 @@ impl NoAnswer {
             Self::NotAnswer => "JSON that holds no JSON-RPC answer to the request",
             Self::StreamEnded => "an event stream that ended without an answer to the request",
             Self::OverCap => "more than 64 KB, and the first 64 KB hold no complete answer",
+            Self::TooDeep => "JSON nested deeper than 64 levels",
         }
     }
 }
@@ -79,7 +83,7 @@ const DRAIN_BYTES: usize = 4 * 1024;
 /// How the body is being read, once its first bytes have been seen.
 enum Mode {
     Undecided,
-    Json,
+    Json(JsonEndFinder),
     Sse(SseParser),
 }
 
@@ -147,8 +151,10 @@ impl Reader {
                 match sniff(&self.raw, self.labelled_sse, self.labelled_html, false) {
                     Sniff::Wait => None,
                     Sniff::Json => {
-                        self.mode = Mode::Json;
-                        try_json(&self.raw, self.id)
+                        let mut finder = JsonEndFinder::new();
+                        let decided = try_json(&mut finder, &self.raw, self.id);
+                        self.mode = Mode::Json(finder);
+                        decided
                     }
                     Sniff::Sse => {
                         let mut parser = SseParser::new(self.cap);
@@ -161,9 +167,9 @@ impl Reader {
                     Sniff::Other => Some(Decided::NoAnswer(NoAnswer::NotJson)),
                 }
             }
-            Mode::Json => {
+            Mode::Json(finder) => {
                 self.raw.extend_from_slice(chunk);
-                try_json(&self.raw, self.id)
+                try_json(finder, &self.raw, self.id)
             }
             Mode::Sse(parser) => in_events(parser.feed(chunk), self.id, &mut self.calls),
         }
@@ -181,11 +187,9 @@ impl Reader {
                     _ => Decided::NoAnswer(NoAnswer::NotJson),
                 }
             }
-            Mode::Json if over_cap => Decided::NoAnswer(NoAnswer::OverCap),
-            Mode::Json => match serde_json::from_slice::<Value>(strip_bom(&self.raw)) {
-                Ok(_) => Decided::NoAnswer(NoAnswer::NotAnswer),
-                Err(_) => Decided::NoAnswer(NoAnswer::NotJson),
-            },
+            Mode::Json(_) if over_cap => Decided::NoAnswer(NoAnswer::OverCap),
+            // A complete value decided as it arrived: what is left never completed.
+            Mode::Json(_) => Decided::NoAnswer(NoAnswer::NotJson),
             Mode::Sse(_) if over_cap => Decided::NoAnswer(NoAnswer::OverCap),
             Mode::Sse(parser) => {
                 let last = parser.finish().into_iter().collect();
@@ -197,7 +201,7 @@ impl Reader {
 
     fn into_answer(self, decided: Decided, excerpt: Vec<u8>) -> ReadAnswer {
         let framing = match (&self.mode, &decided) {
-            (Mode::Json, _) => Framing::Json,
+            (Mode::Json(_), _) => Framing::Json,
             (Mode::Sse(_), _) => Framing::EventStream,
             (Mode::Undecided, Decided::Html) => Framing::Html,
             (Mode::Undecided, Decided::NoAnswer(NoAnswer::Empty)) => Framing::Empty,
@@ -260,18 +264,28 @@ pub async fn read_excerpt(body: &mut BodyReader, cap: usize, deadline: Instant) 
     excerpt
 }
 
-/// The answer in a JSON body, once the bytes so far parse as one complete value.
-fn try_json(raw: &[u8], id: u64) -> Option<Decided> {
-    // Only a body ending in a closing bracket can be a complete value: skip hopeless parses.
-    let last = raw.trim_ascii_end().last()?;
-    if !matches!(last, b'}' | b']') {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(strip_bom(raw)).ok()?;
-    Some(match answering_message(value, id) {
-        Some(message) => Decided::Message(message),
-        None => Decided::NoAnswer(NoAnswer::NotAnswer),
-    })
+/// The answer in a JSON body, once the bytes so far hold one complete value (found as the
+/// bytes arrive, so the value is parsed once); trailing bytes already read must be white space.
+fn try_json(finder: &mut JsonEndFinder, raw: &[u8], id: u64) -> Option<Decided> {
+    let why = match finder.feed(raw) {
+        JsonEnd::Incomplete => return None,
+        JsonEnd::TooDeep => NoAnswer::TooDeep,
+        JsonEnd::Invalid => NoAnswer::NotJson,
+        JsonEnd::Complete(end) if !raw[end..].iter().all(u8::is_ascii_whitespace) => {
+            NoAnswer::NotJson
+        }
+        JsonEnd::Complete(end) => match parse_json(&raw[..end]) {
+            Ok(value) => {
+                return Some(match answering_message(value, id) {
+                    Some(message) => Decided::Message(message),
+                    None => Decided::NoAnswer(NoAnswer::NotAnswer),
+                })
+            }
+            Err(JsonError::TooDeep) => NoAnswer::TooDeep,
+            Err(JsonError::Invalid(_)) => NoAnswer::NotJson,
+        },
+    };
+    Some(Decided::NoAnswer(why))
 }
 
 fn in_events(events: Vec<SseEvent>, id: u64, calls: &mut Vec<String>) -> Option<Decided> {
@@ -287,7 +301,7 @@ pub fn answer_event(event: &SseEvent, id: u64, calls: &mut Vec<String>) -> Optio
     if !event.is_message() {
         return None;
     }
-    let value: Value = serde_json::from_str(&event.data).ok()?;
+    let value = parse_json(event.data.as_bytes()).ok()?;
     if let Some(method) = server_call(&value) {
         calls.push(method);
         return None;

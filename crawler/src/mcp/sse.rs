@@ -65,7 +65,8 @@ impl SseParser {
         if self.overflowed {
             return events;
         }
-        if self.after_cr {
+        // An empty chunk between "\r" and "\n" must not end the wait for the "\n".
+        if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
             if let Some(rest) = chunk.strip_prefix(b"\n") {
                 chunk = rest;

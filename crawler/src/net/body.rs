@@ -38,23 +38,32 @@ impl BodyReader {
             let Some(body) = self.body.as_mut() else {
                 return Ok(None);
             };
-            let frame = match tokio::time::timeout_at(self.deadline, body.frame()).await {
-                Err(_) => {
+            // `timeout_at` polls the body first, so frames that are always ready (buffered
+            // HTTP/2 data, a fast trickle) would never let it fire: check the clock here too.
+            let frame = if Instant::now() < self.deadline {
+                tokio::time::timeout_at(self.deadline, body.frame())
+                    .await
+                    .ok()
+            } else {
+                None
+            };
+            let frame = match frame {
+                None => {
                     self.body = None;
                     return Err(FetchError::Timeout {
                         url: self.url.clone(),
                         phase: TimeoutPhase::Body,
                     });
                 }
-                Ok(None) => {
+                Some(None) => {
                     self.body = None;
                     return Ok(None);
                 }
-                Ok(Some(Err(err))) => {
+                Some(Some(Err(err))) => {
                     self.body = None;
                     return Err(body_error(&self.url, &err));
                 }
-                Ok(Some(Ok(frame))) => frame,
+                Some(Some(Ok(frame))) => frame,
             };
             let Ok(mut data) = frame.into_data() else {
                 continue; // trailers

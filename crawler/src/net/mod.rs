@@ -24,6 +24,7 @@ mod fetch;
 mod fetch_error;
 mod guard;
 mod local;
+pub mod json;
 mod options;
 mod pins;
 pub mod recorder;

@@ -11,8 +11,10 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// How much of the tool list the probe read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolsRead {
-    /// The raw tool entries, every page read, in order.
+    /// The raw tool entries of every page read, in order, at most [`MAX_KEPT_TOOLS`].
     pub entries: Vec<Value>,
+    /// Entries the pages listed, those not kept included.
+    pub listed: usize,
     /// A `tools/list` was answered with a result (the first page at least).
     pub answered: bool,
     /// A page named a later page (`nextCursor`) the probe did not read.
@@ -23,14 +25,39 @@ pub struct ToolsRead {
 
 /// Most tools a pasted list may hold, and most a list may hold to be graded down.
 pub const PASTED_MAX_TOOLS: usize = 200;
+/// Tool entries the deep probe keeps as parsed JSON: 100,000 tiny tools must not cost
+/// hundreds of MB. Past the tools a record names and the list graded down.
+pub const MAX_KEPT_TOOLS: usize = 1000;
 
 impl ToolsRead {
+    /// A list read whole from `entries` (a pasted list, a test's).
+    pub fn listing(entries: Vec<Value>) -> Self {
+        Self {
+            listed: entries.len(),
+            entries,
+            answered: true,
+            ..Self::default()
+        }
+    }
+
+    /// Keeps a page's entries up to [`MAX_KEPT_TOOLS`], counting them all.
+    pub fn keep(&mut self, page: &[Value]) {
+        self.listed += page.len();
+        let room = MAX_KEPT_TOOLS.saturating_sub(self.entries.len());
+        self.entries.extend(page.iter().take(room).cloned());
+    }
+
+    /// Entries listed but not kept.
+    pub fn cut(&self) -> usize {
+        self.listed - self.entries.len()
+    }
+
     /// The list was read whole: answered, no page left, at most 200 entries, each with a
     /// string name (seed 003's conditions for grading SW-MCP-001 down).
     pub fn whole(&self) -> bool {
         self.answered
             && !self.pending_cursor
-            && self.entries.len() <= PASTED_MAX_TOOLS
+            && self.listed <= PASTED_MAX_TOOLS
             && self
                 .entries
                 .iter()

@@ -33,7 +33,9 @@ pub use auth::{
 };
 pub use checklist::{checklist, ChecklistStep};
 pub use classify::{classify, deprecated_features, spec_version, Classification};
-pub use facts::{Deprecated, MigrationStatus, ProbeFacts, ToolsRead, MODERN_VERSION};
+pub use facts::{
+    Deprecated, MigrationStatus, ProbeFacts, ToolsRead, MAX_KEPT_TOOLS, MODERN_VERSION,
+};
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};

@@ -9,6 +9,7 @@ use super::facts::ToolsRead;
 use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
 use super::grades::{grade_tools, ToolGrades};
 use super::rules::{server_rules, ListSource, PASTED_MAX_TOOLS};
+use crate::net::json::parse_json;
 use crate::session::read_tools;
 
 /// Why a pasted list was refused.
@@ -34,8 +35,8 @@ pub struct PastedReport {
 
 /// The tool entries of a pasted text.
 pub fn pasted_entries(text: &str) -> Result<Vec<Value>, PasteError> {
-    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .map_err(|e| PasteError::NotJson(e.to_string()))?;
+    let value: Value =
+        parse_json(text.as_bytes()).map_err(|e| PasteError::NotJson(e.to_string()))?;
     let entries = match value {
         Value::Array(items) => items,
         Value::Object(ref obj) => obj
@@ -55,11 +56,7 @@ pub fn pasted_entries(text: &str) -> Result<Vec<Value>, PasteError> {
 /// Checks and grades a pasted list.
 pub fn grade_pasted(text: &str) -> Result<PastedReport, PasteError> {
     let entries = pasted_entries(text)?;
-    let read = ToolsRead {
-        entries,
-        answered: true,
-        ..ToolsRead::default()
-    };
+    let read = ToolsRead::listing(entries);
     let grades = grade_tools(&read.entries);
     let mut tools = read_tools(&json!({"tools": read.entries}), PASTED_MAX_TOOLS).tools;
     for tool in &mut tools {

@@ -46,10 +46,13 @@ impl ProbeReport {
             let list = read_tools(&json!({"tools": facts.tools.entries}), tools_cap);
             record.tools = list.tools;
         }
-        let grades = facts
-            .tools
-            .answered
-            .then(|| grade_tools(&facts.tools.entries));
+        let grades = facts.tools.answered.then(|| {
+            let mut grades = grade_tools(&facts.tools.entries);
+            // Entries not kept were not graded either.
+            let cut = u32::try_from(facts.tools.cut()).unwrap_or(u32::MAX);
+            grades.not_graded = grades.not_graded.saturating_add(cut);
+            grades
+        });
         for tool in &mut record.tools {
             tool.fingerprint = Some(tool_fingerprint(tool));
             if let Some(g) = &grades {

@@ -12,6 +12,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::facts::MigrationStatus;
+use crate::net::json::parse_json;
 use crate::net::{FetchRequest, SiteClient};
 
 /// Most bytes of a registry answer read.
@@ -153,7 +154,7 @@ pub async fn resolve(
         });
     }
     let doc: Value =
-        serde_json::from_slice(&resp.body).map_err(|_| RegistryError::NotAList(url.to_string()))?;
+        parse_json(&resp.body).map_err(|_| RegistryError::NotAList(url.to_string()))?;
     resolve_in(&doc, name).map_err(|e| match e {
         RegistryError::NotAList(_) => RegistryError::NotAList(url.to_string()),
         other => other,

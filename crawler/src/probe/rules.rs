@@ -18,8 +18,8 @@
 use mcpcensus_store::Finding;
 use serde_json::Value;
 
-use super::facts::ToolsRead;
 pub use super::facts::PASTED_MAX_TOOLS;
+use super::facts::{ToolsRead, MAX_KEPT_TOOLS};
 use crate::rule::{AppliesTo, Rule, Severity};
 
 pub const UNAUTHENTICATED_TOOL_LIST: Rule = Rule {
@@ -292,14 +292,18 @@ pub fn server_rules(tools: &ToolsRead, source: ListSource, url: Option<&str>) ->
             .filter_map(|t| t.get("name").and_then(Value::as_str))
             .take(10)
             .collect();
-        let more = if tools.entries.len() > names.len() {
+        let more = if tools.listed > names.len() {
             ", …"
         } else {
             ""
         };
+        let kept = match tools.cut() {
+            0 => String::new(),
+            cut => format!(" ({cut} past the first {MAX_KEPT_TOOLS} not kept)"),
+        };
         let evidence = format!(
-            "tools/list answered without credentials, listing {} tool(s): {}{more}",
-            tools.entries.len(),
+            "tools/list answered without credentials, listing {} tool(s){kept}: {}{more}",
+            tools.listed,
             names.join(", ")
         );
         let graded_down = source == ListSource::Probe

@@ -417,7 +417,7 @@ impl Probe<'_, '_> {
         let tools = &mut self.report.facts.tools;
         tools.answered = true;
         if let Some(entries) = result.get("tools").and_then(Value::as_array) {
-            tools.entries.extend(entries.iter().cloned());
+            tools.keep(entries);
         }
         let next = result
             .get("nextCursor")

@@ -11,6 +11,7 @@ use url::Url;
 
 use crate::mcp::{challenge, read_answer, rpc_headers, EventStream, Framing};
 use crate::net::content::media_type;
+use crate::net::json::parse_json;
 use crate::net::{Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, EXCERPT_BYTES};
 
 /// Most bytes of one answer read (a long tool list needs more than seed 000's 64 KB).
@@ -253,7 +254,7 @@ impl<'a> ProbeClient<'a> {
                 let doc = resp
                     .status
                     .is_success()
-                    .then(|| serde_json::from_slice::<Value>(&resp.body).ok())
+                    .then(|| parse_json(&resp.body).ok())
                     .flatten()
                     .filter(Value::is_object);
                 Ok((resp.status, doc))

@@ -2,6 +2,7 @@
 //! catalog (with the cards and nested catalogs it lists on the site), and one plain GET of
 //! `/mcp`. Each is recorded; the parsed documents are kept for the endpoint choice and audit.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::{HeaderMap, StatusCode};
@@ -14,7 +15,7 @@ use super::site::SiteScan;
 use crate::discovery::{
     self as d, card_via, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type,
     parse_card, parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, FetchedCard,
-    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep,
+    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep, MAX_INLINE_CARDS,
 };
 use crate::net::{FetchError, FetchResponse};
 
@@ -93,6 +94,8 @@ pub async fn fetch_documents(
         };
         let parse = parse_catalog(media_type(&headers).as_deref(), &body);
         mark_parse(site, &parse);
+        let log_at = site.record.documents.len() - 1;
+        let mut inline_cut = 0usize;
         if let Some(catalog) = parse.parsed() {
             for item in catalog_items(catalog, &url) {
                 match item {
@@ -106,11 +109,14 @@ pub async fn fetch_documents(
                             found.catalog_cards.push(card);
                         }
                     }
+                    CatalogItem::InlineCard { .. } if walk.visit_inline() != WalkStep::Fetch => {
+                        inline_cut += 1;
+                    }
                     CatalogItem::InlineCard { card, .. } => found.catalog_cards.push(FetchedCard {
                         url: url.clone(),
                         via: DiscoveredVia::AiCatalog,
                         parse: card,
-                        headers: headers.clone(),
+                        headers: Arc::clone(&headers),
                     }),
                     CatalogItem::Catalog { url: nested, .. } if on_site(&nested) => {
                         queue.push((nested, depth.saturating_add(1)));
@@ -118,6 +124,9 @@ pub async fn fetch_documents(
                     CatalogItem::Catalog { .. } | CatalogItem::BadUrl { .. } => {}
                 }
             }
+        }
+        if inline_cut > 0 {
+            note_cut(&mut site.record.documents[log_at], inline_cut);
         }
         found.catalogs.push(FetchedCatalog { url, depth, parse });
     }
@@ -127,9 +136,19 @@ pub async fn fetch_documents(
     Ok(found)
 }
 
+/// Says on a catalog's log how many of its inline cards went unread.
+fn note_cut(log: &mut DocumentLog, cut: usize) {
+    let what = format!("{cut} inline card(s) not read (at most {MAX_INLINE_CARDS} a site)");
+    log.note = Some(match log.note.take() {
+        Some(note) => format!("{note}; {what}"),
+        None => what,
+    });
+}
+
 /// A discovery document's fetch: its body for a 2xx answer.
 pub(super) enum Fetched {
-    Body(HeaderMap, bytes::Bytes),
+    /// The headers are shared with every card given inline in the document.
+    Body(Arc<HeaderMap>, bytes::Bytes),
     /// Answered, but not 2xx.
     Status,
     Failed(FetchError),
@@ -170,7 +189,7 @@ pub(super) fn log_answer(
                 log.note = Some(format!("cut at {cap} bytes"));
             }
             if r.status.is_success() {
-                Fetched::Body(r.headers, r.body)
+                Fetched::Body(Arc::new(r.headers), r.body)
             } else {
                 log.note = Some(status_note(r.status));
                 Fetched::Status

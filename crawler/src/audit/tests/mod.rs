@@ -111,7 +111,7 @@ fn fetched(path: &str, via: DiscoveredVia, body: &str, headers: HeaderMap) -> Fe
         url: url(path),
         via,
         parse: parse_card(media_type(&headers).as_deref(), body.as_bytes()),
-        headers,
+        headers: headers.into(),
     }
 }
 

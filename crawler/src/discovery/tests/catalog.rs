@@ -216,6 +216,18 @@ fn walk_limits_depth_and_refuses_revisits() {
     );
 }
 
+#[test]
+fn inline_cards_are_capped_per_site() {
+    let mut walk = CatalogWalk::new();
+    for _ in 0..MAX_INLINE_CARDS {
+        assert_eq!(walk.visit_inline(), WalkStep::Fetch);
+    }
+    assert_eq!(walk.visit_inline(), WalkStep::TooMany);
+    // Fetched cards have their own count.
+    let card = url("https://example.com/card.json");
+    assert_eq!(walk.visit_card(&card), WalkStep::Fetch);
+}
+
 /// Walks catalogs the way the scan does, over an in-memory web, collecting card URLs.
 fn walk_all(web: &HashMap<&str, String>, root: &str) -> (Vec<String>, Vec<(String, WalkStep)>) {
     let mut walk = CatalogWalk::new();

@@ -62,3 +62,12 @@ proptest! {
         prop_assert_eq!(parse(&bytewise, limit), whole);
     }
 }
+
+/// Found by the property above: an empty chunk between "\r" and "\n" made them two line ends.
+#[test]
+fn an_empty_chunk_between_cr_and_lf_is_one_line_end() {
+    let bytes = b"data: a\r\ndata: b\r\n\r\n";
+    let whole = parse(&[bytes], 1024);
+    let split = parse(&[&bytes[..8], b"", &bytes[8..]], 1024);
+    assert_eq!(split, whole);
+}

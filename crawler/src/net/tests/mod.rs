@@ -3,6 +3,7 @@
 mod client;
 mod guard;
 mod local;
+mod json;
 mod resolver;
 mod safety;
 mod support;

@@ -68,11 +68,7 @@ fn steering_is_medium_and_high_with_sensitive_material() {
 }
 
 fn list(entries: Vec<Value>) -> ToolsRead {
-    ToolsRead {
-        entries,
-        answered: true,
-        ..ToolsRead::default()
-    }
+    ToolsRead::listing(entries)
 }
 
 fn read_only(name: &str) -> Value {
@@ -168,4 +164,27 @@ fn docs_rules_md_lists_every_server_rule_as_the_code_has_it() {
             ]
         );
     }
+}
+
+#[test]
+fn a_huge_tool_list_is_counted_whole_but_kept_in_part() {
+    use crate::probe::MAX_KEPT_TOOLS;
+    let page: Vec<Value> = (0..700).map(|i| json!({"name": format!("t{i}")})).collect();
+    let mut tools = ToolsRead {
+        answered: true,
+        ..ToolsRead::default()
+    };
+    for _ in 0..3 {
+        tools.keep(&page);
+    }
+    assert_eq!(tools.listed, 2100);
+    assert_eq!(tools.entries.len(), MAX_KEPT_TOOLS);
+    assert_eq!(tools.cut(), 2100 - MAX_KEPT_TOOLS);
+    assert!(!tools.whole());
+    let findings = server_rules(&tools, ListSource::Probe, None);
+    let evidence = &findings[0].evidence;
+    assert!(
+        evidence.contains("listing 2100 tool(s) (1100 past the first 1000 not kept)"),
+        "{evidence}"
+    );
 }
