@@ -20,10 +20,6 @@ const LAYERS: [&str; 13] = [
     "cli",
 ];
 
-/// Upward imports still to be removed, each with its reason (`run/` is being reworked
-/// elsewhere: the scanner trait it defines belongs below `scan/`).
-const KNOWN: [(&str, &str); 1] = [("scan/scanner.rs", "run")];
-
 fn rank(module: &str) -> Option<usize> {
     LAYERS.iter().position(|m| *m == module)
 }
@@ -75,18 +71,7 @@ fn modules_import_only_downward() {
     visit(&root, &root, &mut found);
     found.sort();
     found.dedup();
-    let unexpected: Vec<_> = found
-        .iter()
-        .filter(|(file, dep)| !KNOWN.contains(&(file.as_str(), dep.as_str())))
-        .collect();
-    assert!(unexpected.is_empty(), "upward imports: {unexpected:?}");
-    // Every known exception must still exist, so a fixed one is taken off the list.
-    for known in KNOWN {
-        assert!(
-            found.iter().any(|(f, d)| (f.as_str(), d.as_str()) == known),
-            "{known:?} no longer imports upward: drop it from KNOWN"
-        );
-    }
+    assert!(found.is_empty(), "upward imports: {found:?}");
 }
 
 #[test]

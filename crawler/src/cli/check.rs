@@ -7,15 +7,15 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
-use mcpcensus_store::{now_ms, Outcome, Record};
+use mcpcensus_store::{Outcome, Record};
 
 use super::args::CheckArgs;
-use super::commands::{build_scanner, warn_if_no_session_room};
 use super::explain::{write_findings, write_transcript, write_verdict};
+use super::setup::{build_scanner, warn_if_no_session_room};
 use crate::config::Probe;
 use crate::input::{Exclusions, Planned, Planner, RawLine, Shard};
 use crate::net::Exchange;
-use crate::run::SiteJob;
+use crate::scan::Work;
 
 /// The run id in a check's record (nothing is stored under it).
 pub const CHECK_RUN_ID: &str = "check";
@@ -69,38 +69,18 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
     }
     // The crawl's intake, for one line: normalize, then the opt-out list.
     let mut planner = Planner::new(Shard::ALL, exclusions.clone());
-    let input = args.target.trim();
-    let job = |target| SiteJob {
-        target,
-        input: input.to_owned(),
-        input_line: 1,
-    };
-    Ok(match planner.plan(RawLine::Text(&args.target)) {
-        Planned::Skip => bail!("no target: {:?} is blank or a comment", args.target),
-        Planned::Invalid { reason } => {
-            let record = Record::new(
-                CHECK_RUN_ID,
-                now_ms(),
-                input,
-                1,
-                Outcome::InvalidInput,
-                reason,
-            );
-            (record, Vec::new())
-        }
-        Planned::Excluded { target, listed } => {
-            let reason = crate::input::excluded_reason(&listed);
-            let record = job(target).record(CHECK_RUN_ID, Outcome::Excluded, reason);
-            (record, Vec::new())
-        }
-        Planned::Scan(target) => {
-            warn_if_no_session_room(&config);
-            let scanner = build_scanner(&config, exclusions)?;
-            scanner
-                .scan_with_transcript(&job(target), CHECK_RUN_ID)
-                .await
-        }
-    })
+    let planned = planner.plan(RawLine::Text(&args.target));
+    Ok(
+        match Work::from_planned(planned, args.target.trim(), 1, CHECK_RUN_ID) {
+            None => bail!("no target: {:?} is blank or a comment", args.target),
+            Some(Work::Done(record)) => (*record, Vec::new()),
+            Some(Work::Scan(job)) => {
+                warn_if_no_session_room(&config);
+                let scanner = build_scanner(&config, exclusions)?;
+                scanner.scan_with_transcript(&job, CHECK_RUN_ID).await
+            }
+        },
+    )
 }
 
 /// `check NAME --registry URL`: the entry's first remote is checked as given (no discovery); an
@@ -126,25 +106,18 @@ async fn check_registry_name(
     };
     let mut planner = Planner::new(Shard::ALL, exclusions);
     let origin = endpoint.origin().ascii_serialization();
-    let job = |target| SiteJob {
-        target,
-        input: name.to_owned(),
-        input_line: 1,
-    };
-    Ok(match planner.plan(RawLine::Text(&origin)) {
+    let planned = match planner.plan(RawLine::Text(&origin)) {
         Planned::Skip | Planned::Invalid { .. } => {
             bail!("the registry entry's remote {endpoint} is not a usable address")
         }
-        Planned::Excluded { target, listed } => {
-            let reason = crate::input::excluded_reason(&listed);
-            (
-                job(target).record(CHECK_RUN_ID, Outcome::Excluded, reason),
-                Vec::new(),
-            )
-        }
-        Planned::Scan(target) => {
+        planned => planned,
+    };
+    Ok(match Work::from_planned(planned, name, 1, CHECK_RUN_ID) {
+        None => bail!("the registry entry's remote {endpoint} is not a usable address"),
+        Some(Work::Done(record)) => (*record, Vec::new()),
+        Some(Work::Scan(job)) => {
             scanner
-                .scan_endpoint_with_transcript(&job(target), CHECK_RUN_ID, &endpoint)
+                .scan_endpoint_with_transcript(&job, CHECK_RUN_ID, &endpoint)
                 .await
         }
     })

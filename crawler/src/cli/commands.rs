@@ -2,18 +2,12 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::{bail, Context};
-use mcpcensus_store::Store;
+use anyhow::bail;
 
 use super::args::*;
-use crate::config::{defaults, Config};
-use crate::input::Exclusions;
-use crate::net::Net;
+use super::setup::open_store;
 use crate::run::Shutdown;
-use crate::scan::{ScanSettings, SiteScanner};
 
 pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
     match cli.command {
@@ -40,48 +34,6 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         },
         Command::Grade(args) => super::grade::execute(&args),
     }
-}
-
-/// Says so when the site deadline cannot hold the session's 12 s.
-pub(super) fn warn_if_no_session_room(config: &Config) {
-    if config.crawl.site_deadline_secs <= crate::session::SESSION_BUDGET.as_secs() {
-        tracing::warn!(
-            site_deadline_secs = config.crawl.site_deadline_secs,
-            "the site deadline leaves no room for the 12 s MCP session: endpoints found will be \
-             recorded as not measured"
-        );
-    }
-}
-
-/// The network and the scanner, from the configuration.
-pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Result<SiteScanner> {
-    let net = Net::with_opt_out(config.net_options()?, exclusions.clone())
-        .context("setting up the network")?;
-    let settings = ScanSettings {
-        site_deadline: Duration::from_secs(config.crawl.site_deadline_secs),
-        document_cap: config.crawl.document_cap_bytes.get(),
-        tools_cap: config.crawl.tools_cap,
-        probe: config.crawl.probe,
-        robots: config.net.robots,
-    };
-    Ok(SiteScanner::new(net, settings, exclusions))
-}
-
-/// The config as recorded in the manifest: never a secret.
-pub(super) fn redacted(config: &Config) -> Config {
-    let mut c = config.clone();
-    if c.clickhouse.password_file.is_some() {
-        c.clickhouse.password_file = Some("<redacted>".into());
-    }
-    c
-}
-
-pub(super) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
-    let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
-    if !dir.is_dir() {
-        bail!("no store at {} (use --from DIR)", dir.display());
-    }
-    Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
 }
 
 fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {

@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use mcpcensus_store::TableFormat;
 
 use super::args::{ExportArgs, ExportFormat};
-use super::commands::open_store;
+use super::setup::open_store;
 
 pub fn execute(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let store = open_store(args.from.as_deref())?;

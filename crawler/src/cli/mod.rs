@@ -12,6 +12,7 @@ mod export;
 mod grade;
 pub mod process;
 mod report;
+mod setup;
 mod signals;
 #[cfg(test)]
 mod tests;

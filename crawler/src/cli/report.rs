@@ -8,7 +8,7 @@ use anyhow::Context;
 use mcpcensus_analysis::{attach_methods, attach_titles, render, Report, ReportSettings};
 
 use super::args::{ReportArgs, ReportFormat};
-use super::commands::open_store;
+use super::setup::open_store;
 
 /// A rule's title from the discovery audit's or the deep probe's catalog.
 fn rule_title(id: &str) -> Option<String> {

@@ -9,16 +9,17 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::intake::{self, Intake, SiteJob, Work};
+use super::intake::{self, Intake};
 use super::progress::{self, Counters, ProgressMode};
 use super::resume::DoneSet;
-use super::scanner::Scanner;
 use super::sink::RecordSink;
 use super::site::{self, SiteContext};
 use super::summary::{Ending, Summary};
 use super::writer::{self, WriterEnd, WrittenCounts};
 use crate::error::Error;
 use crate::input::{LineReader, Planner};
+use crate::scan::Scanner;
+use crate::scan::{SiteJob, Work};
 
 /// Lines planned ahead of the scanners; small, so memory stays flat and intake slows down
 /// when scanning does.

@@ -5,47 +5,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use mcpcensus_store::{now_ms, Outcome, Record};
 use tokio::sync::mpsc;
 
 use super::resume::DoneSet;
 use crate::error::InputError;
-use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine, Target};
-
-/// One unit of work for the pipeline.
-#[derive(Debug)]
-pub enum Work {
-    /// A site to scan.
-    Scan(SiteJob),
-    /// A record decided at intake (invalid input, excluded).
-    Done(Box<Record>),
-}
-
-/// A site to scan and where it came from.
-#[derive(Debug, Clone)]
-pub struct SiteJob {
-    pub target: Target,
-    pub input: String,
-    pub input_line: u64,
-}
-
-impl SiteJob {
-    /// A record for this site with identity fields filled in.
-    pub fn record(&self, run_id: &str, outcome: Outcome, reason: impl Into<String>) -> Record {
-        let mut r = Record::new(
-            run_id,
-            now_ms(),
-            &self.input,
-            self.input_line,
-            outcome,
-            reason,
-        );
-        r.origin = Some(self.target.origin.clone());
-        r.host = Some(self.target.host.clone());
-        r.registrable_domain = Some(self.target.registrable_domain.clone());
-        r
-    }
-}
+use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine};
+use crate::scan::Work;
 
 /// What intake read: the planner's counts over every line, and how many planned lines were
 /// skipped because the resumed run already has their record.
@@ -86,30 +51,8 @@ pub fn spawn(
                     already_recorded += 1;
                     continue;
                 }
-                let work = match planned {
-                    Planned::Skip => continue,
-                    Planned::Scan(target) => Work::Scan(SiteJob {
-                        input,
-                        target,
-                        input_line,
-                    }),
-                    Planned::Excluded { target, listed } => {
-                        let job = SiteJob {
-                            input,
-                            target,
-                            input_line,
-                        };
-                        let reason = crate::input::excluded_reason(&listed);
-                        Work::Done(Box::new(job.record(&run_id, Outcome::Excluded, reason)))
-                    }
-                    Planned::Invalid { reason } => Work::Done(Box::new(Record::new(
-                        &run_id,
-                        now_ms(),
-                        &input,
-                        input_line,
-                        Outcome::InvalidInput,
-                        reason,
-                    ))),
+                let Some(work) = Work::from_planned(planned, &input, input_line, &run_id) else {
+                    continue;
                 };
                 if tx.blocking_send(work).is_err() {
                     break; // The pipeline has stopped.

@@ -5,7 +5,6 @@ mod intake;
 mod local;
 mod progress;
 mod resume;
-mod scanner;
 mod sink;
 mod site;
 mod summary;
@@ -16,11 +15,11 @@ mod tests_faults;
 mod writer;
 
 pub use crawl::{crawl, CrawlJob, Shutdown};
-pub use intake::{SiteJob, Work};
+// The scan's job types, re-exported: the pipeline is generic over the scanner.
+pub use crate::scan::{ScanFuture, Scanner, SiteJob, Work};
 pub use local::local_cause;
 pub use progress::{Counters, ProgressMode};
 pub use resume::DoneSet;
-pub use scanner::{ScanFuture, Scanner};
 pub use sink::{MemorySink, RecordSink, TeeSink};
 pub use summary::{Ending, Summary};
 pub use writer::{WriterEnd, WrittenCounts};

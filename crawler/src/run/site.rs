@@ -10,10 +10,10 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::intake::SiteJob;
 use super::local::{local_cause, retry_delay, LOCAL_ATTEMPTS};
 use super::progress::Counters;
-use super::scanner::Scanner;
+use crate::scan::Scanner;
+use crate::scan::SiteJob;
 
 /// What every site task shares.
 pub(super) struct SiteContext {

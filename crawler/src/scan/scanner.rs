@@ -11,6 +11,7 @@ use url::Url;
 
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
+use super::job::{ScanFuture, Scanner, SiteJob};
 use super::reasons;
 use super::robots::{all_disallowed, read_robots};
 use super::site::SiteScan;
@@ -21,7 +22,6 @@ use crate::input::Exclusions;
 use crate::net::Exchange;
 use crate::net::Net;
 use crate::probe::run_probe;
-use crate::run::{ScanFuture, Scanner, SiteJob};
 use crate::session::{run_session, SessionOptions, REDIRECT_REASON};
 
 /// What a scan needs besides the network.

@@ -11,7 +11,7 @@ use super::open::{new_run, resume_run, NewRun, OpenedRun};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
 use crate::cli::clickhouse::CrawlClickHouse;
-use crate::cli::commands::{build_scanner, redacted, warn_if_no_session_room};
+use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
 use crate::config::Config;
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::run::TeeSink;

@@ -2,8 +2,8 @@
 
 mod client;
 mod guard;
-mod local;
 mod json;
+mod local;
 mod resolver;
 mod safety;
 mod support;

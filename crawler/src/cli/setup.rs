@@ -1,0 +1,55 @@
+//! What several subcommands build from the configuration: the scanner, the store, the
+//! manifest's config. Kept apart from the dispatch so the commands do not import each other.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use mcpcensus_store::Store;
+
+use crate::config::{defaults, Config};
+use crate::input::Exclusions;
+use crate::net::Net;
+use crate::scan::{ScanSettings, SiteScanner};
+
+/// Says so when the site deadline cannot hold the session's 12 s.
+pub(crate) fn warn_if_no_session_room(config: &Config) {
+    if config.crawl.site_deadline_secs <= crate::session::SESSION_BUDGET.as_secs() {
+        tracing::warn!(
+            site_deadline_secs = config.crawl.site_deadline_secs,
+            "the site deadline leaves no room for the 12 s MCP session: endpoints found will be \
+             recorded as not measured"
+        );
+    }
+}
+
+/// The network and the scanner, from the configuration.
+pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Result<SiteScanner> {
+    let net = Net::with_opt_out(config.net_options()?, exclusions.clone())
+        .context("setting up the network")?;
+    let settings = ScanSettings {
+        site_deadline: Duration::from_secs(config.crawl.site_deadline_secs),
+        document_cap: config.crawl.document_cap_bytes.get(),
+        tools_cap: config.crawl.tools_cap,
+        probe: config.crawl.probe,
+        robots: config.net.robots,
+    };
+    Ok(SiteScanner::new(net, settings, exclusions))
+}
+
+/// The config as recorded in the manifest: never a secret.
+pub(crate) fn redacted(config: &Config) -> Config {
+    let mut c = config.clone();
+    if c.clickhouse.password_file.is_some() {
+        c.clickhouse.password_file = Some("<redacted>".into());
+    }
+    c
+}
+
+pub(crate) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
+    let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
+    if !dir.is_dir() {
+        bail!("no store at {} (use --from DIR)", dir.display());
+    }
+    Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
+}

@@ -1,0 +1,131 @@
+//! One site to scan, what a scanner promises for it, and the record a planned line gets
+//! without the network (invalid input, excluded): the crawl's intake and `check` share this.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use mcpcensus_store::{now_ms, Outcome, Record};
+
+use crate::input::{Planned, Target};
+
+/// A site to scan and where it came from.
+#[derive(Debug, Clone)]
+pub struct SiteJob {
+    pub target: Target,
+    pub input: String,
+    pub input_line: u64,
+}
+
+impl SiteJob {
+    /// A record for this site with identity fields filled in.
+    pub fn record(&self, run_id: &str, outcome: Outcome, reason: impl Into<String>) -> Record {
+        let mut r = Record::new(
+            run_id,
+            now_ms(),
+            &self.input,
+            self.input_line,
+            outcome,
+            reason,
+        );
+        r.origin = Some(self.target.origin.clone());
+        r.host = Some(self.target.host.clone());
+        r.registrable_domain = Some(self.target.registrable_domain.clone());
+        r
+    }
+}
+
+/// One unit of work for the pipeline.
+#[derive(Debug)]
+pub enum Work {
+    /// A site to scan.
+    Scan(SiteJob),
+    /// A record decided at intake (invalid input, excluded).
+    Done(Box<Record>),
+}
+
+impl Work {
+    /// The work for a planned line; `None` for a line with nothing to measure (blank,
+    /// comment, duplicate).
+    pub fn from_planned(
+        planned: Planned,
+        input: &str,
+        input_line: u64,
+        run_id: &str,
+    ) -> Option<Self> {
+        let job = |target| SiteJob {
+            target,
+            input: input.to_owned(),
+            input_line,
+        };
+        Some(match planned {
+            Planned::Skip => return None,
+            Planned::Scan(target) => Work::Scan(job(target)),
+            Planned::Excluded { target, listed } => {
+                let reason = crate::input::excluded_reason(&listed);
+                Work::Done(Box::new(job(target).record(
+                    run_id,
+                    Outcome::Excluded,
+                    reason,
+                )))
+            }
+            Planned::Invalid { reason } => Work::Done(Box::new(Record::new(
+                run_id,
+                now_ms(),
+                input,
+                input_line,
+                Outcome::InvalidInput,
+                reason,
+            ))),
+        })
+    }
+}
+
+pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Record> + Send + 'a>>;
+
+/// Scans one site and always returns its record: every failure is an outcome, never an
+/// error, so one bad site cannot stop a run.
+pub trait Scanner: Send + Sync + 'static {
+    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a>;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::input::{Exclusions, Planner, RawLine, Shard};
+
+    fn work(line: &str) -> Option<Work> {
+        let exclusions = Arc::new(Exclusions::from_domains(["blocked.test".to_owned()]));
+        let mut planner = Planner::new(Shard::ALL, exclusions);
+        let planned = planner.plan(RawLine::Text(line));
+        Work::from_planned(planned, line.trim(), 7, "run-1")
+    }
+
+    #[test]
+    fn planned_lines_become_the_same_work_for_every_caller() {
+        let Some(Work::Scan(job)) = work("example.test") else {
+            panic!("a usable host is scanned")
+        };
+        assert_eq!((job.input.as_str(), job.input_line), ("example.test", 7));
+        assert_eq!(job.target.host, "example.test");
+
+        let Some(Work::Done(excluded)) = work("www.blocked.test") else {
+            panic!("an opted-out host is decided at intake")
+        };
+        assert_eq!(excluded.outcome, Outcome::Excluded);
+        assert_eq!(excluded.host.as_deref(), Some("www.blocked.test"));
+        assert_eq!(
+            (excluded.run_id.as_str(), excluded.input_line),
+            ("run-1", 7)
+        );
+
+        let Some(Work::Done(invalid)) = work("not a host") else {
+            panic!("an unusable line is recorded, not dropped")
+        };
+        assert_eq!(invalid.outcome, Outcome::InvalidInput);
+        assert_eq!(invalid.host, None);
+
+        assert!(work("# a comment").is_none());
+    }
+}
