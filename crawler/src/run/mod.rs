@@ -1,5 +1,6 @@
 //! The run: the pipeline from domain lists to stored records, with progress and shutdown.
 
+mod admission;
 mod crawl;
 mod intake;
 mod local;
@@ -12,9 +13,12 @@ mod summary;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_admission;
+#[cfg(test)]
 mod tests_faults;
 mod writer;
 
+pub use admission::AdmissionSettings;
 pub use crawl::{crawl, CrawlJob, Shutdown};
 pub use intake::{SiteJob, Work};
 pub use local::local_cause;
@@ -22,5 +26,5 @@ pub use progress::{Counters, ProgressMode};
 pub use resume::DoneSet;
 pub use scanner::{ScanFuture, Scanner};
 pub use sink::{MemorySink, RecordSink, TeeSink};
-pub use summary::{Ending, Summary};
+pub use summary::{AdmissionUsed, Ending, Summary};
 pub use writer::{WriterEnd, WrittenCounts};
