@@ -9,12 +9,13 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use super::admission::{self, AdmissionSettings};
 use super::intake::{self, Intake};
 use super::progress::{self, Counters, ProgressMode};
 use super::resume::DoneSet;
 use super::sink::RecordSink;
 use super::site::{self, SiteContext};
-use super::summary::{Ending, Summary};
+use super::summary::{AdmissionUsed, Ending, Summary};
 use super::writer::{self, WriterEnd, WrittenCounts};
 use crate::error::Error;
 use crate::input::{LineReader, Planner};
@@ -64,6 +65,8 @@ pub struct CrawlJob {
     pub progress: ProgressMode,
     /// A resumed run: the lines that already have a record, and the counts of those records.
     pub resume: Option<(DoneSet, WrittenCounts)>,
+    /// Admission control's thresholds (`--concurrency` is its ceiling).
+    pub admission: AdmissionSettings,
 }
 
 /// The running stages, and the tokens that tell the loop something went wrong.
@@ -83,6 +86,7 @@ struct Feed {
     scanner: Option<Arc<dyn Scanner>>,
     concurrency: usize,
     max_duration: Option<Duration>,
+    admission: AdmissionSettings,
 }
 
 pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> {
@@ -99,6 +103,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         grace,
         progress,
         resume,
+        admission: admission_settings,
     } = job;
     let (done, initial) = resume.unwrap_or_default();
     let counters = Arc::new(Counters {
@@ -106,6 +111,10 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         ..Counters::default()
     });
     counters.done.store(initial.records, Ordering::Relaxed);
+    counters.admit_limit.store(
+        admission::initial(&admission_settings, concurrency),
+        Ordering::Relaxed,
+    );
     let intake_parts = (reader, planner, done);
     let mut stages = start(intake_parts, &run_id, sink, initial, counters)?;
     let display_done = CancellationToken::new();
@@ -115,11 +124,18 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         total_bytes,
         display_done.clone(),
     ));
+    let control = tokio::spawn(admission::control(
+        admission_settings,
+        concurrency,
+        stages.counters.clone(),
+        display_done.clone(),
+    ));
     let feed_job = Feed {
         run_id,
         scanner,
         concurrency,
         max_duration,
+        admission: admission_settings,
     };
     let mut tasks = JoinSet::new();
     let ending = feed(&feed_job, &mut stages, &mut tasks, &shutdown).await;
@@ -137,6 +153,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
     let summary = finish(feed_job, stages, ending, started).await;
     display_done.cancel();
     let _ = display.await;
+    let _ = control.await;
     summary
 }
 
@@ -229,7 +246,12 @@ async fn feed(
             _ = shutdown.stop.cancelled() => {
                 return unstarted(stages, &site, &job.run_id, Ending::Interrupted).await;
             }
-            p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => return Ending::Complete },
+            // The ceiling first, then admission control: the crawler must be keeping up.
+            p = async {
+                let p = slots.clone().acquire_owned().await;
+                admission::admit(&stages.counters, job.admission.floor).await;
+                p
+            } => match p { Ok(p) => p, Err(_) => return Ending::Complete },
         };
         site::spawn(tasks, ctx.clone(), site, permit);
     }
@@ -324,6 +346,12 @@ async fn finish(
         failure,
         already_recorded,
         local_retries: counters.local_retries.load(Ordering::Relaxed),
+        admission: AdmissionUsed {
+            ceiling: job.concurrency as u64,
+            peak_in_flight: counters.peak_in_flight.load(Ordering::Relaxed),
+            held_back: Duration::from_millis(counters.held_back_ms.load(Ordering::Relaxed)),
+            peak_lag: Duration::from_micros(counters.lag_peak_us.load(Ordering::Relaxed)),
+        },
     })
 }
 

@@ -1,5 +1,6 @@
 //! The run: the pipeline from domain lists to stored records, with progress and shutdown.
 
+mod admission;
 mod crawl;
 mod intake;
 mod local;
@@ -11,9 +12,12 @@ mod summary;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_admission;
+#[cfg(test)]
 mod tests_faults;
 mod writer;
 
+pub use admission::AdmissionSettings;
 pub use crawl::{crawl, CrawlJob, Shutdown};
 // The scan's job types, re-exported: the pipeline is generic over the scanner.
 pub use crate::scan::{ScanFuture, Scanner, SiteJob, Work};
@@ -21,5 +25,5 @@ pub use local::local_cause;
 pub use progress::{Counters, ProgressMode};
 pub use resume::DoneSet;
 pub use sink::{MemorySink, RecordSink, TeeSink};
-pub use summary::{Ending, Summary};
+pub use summary::{AdmissionUsed, Ending, Summary};
 pub use writer::{WriterEnd, WrittenCounts};

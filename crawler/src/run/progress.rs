@@ -21,6 +21,17 @@ pub struct Counters {
     pub local_retries: AtomicU64,
     /// Input bytes consumed, against `total_bytes` for the ETA.
     pub consumed_bytes: Arc<AtomicU64>,
+    /// Admission control (see `admission`): sites admitted at once now (≤ `--concurrency`).
+    pub admit_limit: AtomicU64,
+    /// The most sites in flight at once so far: the concurrency actually used.
+    pub peak_in_flight: AtomicU64,
+    /// The runtime's lag now (smoothed) and its peak, in µs.
+    pub lag_us: AtomicU64,
+    pub lag_peak_us: AtomicU64,
+    /// Why new sites are held back now (`admission::HELD_*`).
+    pub held_back_why: AtomicU64,
+    /// Time new sites spent held back by admission control, summed over sites, in ms.
+    pub held_back_ms: AtomicU64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +100,16 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         c.in_flight.load(Ordering::Relaxed),
         c.endpoints.load(Ordering::Relaxed),
     );
+    line.push_str(&format!(
+        ", admitting {}",
+        c.admit_limit.load(Ordering::Relaxed)
+    ));
+    if c.held_back_why.load(Ordering::Relaxed) == super::admission::HELD_LAG {
+        line.push_str(&format!(
+            " (held back: the crawler lags {} ms)",
+            c.lag_us.load(Ordering::Relaxed) / 1000
+        ));
+    }
     if let Some(total) = total_bytes.filter(|&t| t > 0) {
         let consumed = c.consumed_bytes.load(Ordering::Relaxed).min(total);
         let fraction = consumed as f64 / total as f64;

@@ -34,7 +34,10 @@ pub(super) fn spawn(
     site: SiteJob,
     permit: OwnedSemaphorePermit,
 ) {
-    ctx.counters.in_flight.fetch_add(1, Ordering::Relaxed);
+    let now = ctx.counters.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
+    ctx.counters
+        .peak_in_flight
+        .fetch_max(now, Ordering::Relaxed);
     tasks.spawn(async move {
         let mut record = scan_with_retries(&ctx, site).await;
         mcpcensus_store::bound(&mut record);

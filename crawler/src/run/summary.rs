@@ -37,6 +37,21 @@ pub struct Summary {
     pub already_recorded: u64,
     /// Scans retried because this machine ran out of a resource.
     pub local_retries: u64,
+    /// What admission control did.
+    pub admission: AdmissionUsed,
+}
+
+/// The concurrency actually used, and why it was held below `--concurrency`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AdmissionUsed {
+    /// `--concurrency`.
+    pub ceiling: u64,
+    /// The most sites in flight at once.
+    pub peak_in_flight: u64,
+    /// Time new sites waited for the crawler to catch up, summed over sites.
+    pub held_back: Duration,
+    /// The highest lag of the crawler's runtime seen.
+    pub peak_lag: Duration,
 }
 
 impl Summary {
@@ -117,6 +132,23 @@ impl fmt::Display for Summary {
                  descriptors, ports or DNS sockets; not counted against any site)",
                 self.local_retries
             )?;
+        }
+        let a = &self.admission;
+        if a.ceiling > 0 && !self.dry_run {
+            write!(
+                f,
+                "concurrency: up to {} sites in flight (--concurrency {})",
+                a.peak_in_flight, a.ceiling
+            )?;
+            if a.held_back >= Duration::from_secs(1) {
+                write!(
+                    f,
+                    "; new sites held back {} s in all while the crawler lagged (up to {} ms)",
+                    a.held_back.as_secs(),
+                    a.peak_lag.as_millis()
+                )?;
+            }
+            writeln!(f)?;
         }
         match self.ending {
             Ending::Complete => Ok(()),

@@ -33,6 +33,7 @@ pub(super) fn job(
         grace: Duration::from_millis(50),
         progress: ProgressMode::Quiet,
         resume: None,
+        admission: AdmissionSettings::default(),
     }
 }
 

@@ -104,6 +104,7 @@ pub async fn crawl_with(
         grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
         progress: progress_mode(&config),
         resume,
+        admission: run::AdmissionSettings::default(),
     };
     tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
     let result = run::crawl(job, shutdown.clone()).await;
