@@ -133,6 +133,9 @@ pub struct CrawlArgs {
     /// Normalize, dedupe, shard and exclude without any network; record what would be scanned.
     #[arg(long)]
     pub dry_run: bool,
+    /// Also write the final summary as JSON to this file (for schedulers).
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

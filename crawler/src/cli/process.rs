@@ -1,46 +1,99 @@
-//! The process around a command: the async runtime, the signal watcher, the exit code. The
-//! binary's `main` and tests that run the crawler as a child process both call [`run`].
+//! The process around a command: logging, the async runtime, the signal watcher, the exit code.
+//! The binary's `main` and tests that run the crawler as a child process both call [`run_argv`]
+//! or [`init_logging`] and [`run`].
 
 use std::process::ExitCode;
 
-use super::args::Cli;
+use super::args::{Cli, Command};
 use super::commands::execute;
+use crate::config::LogFormat;
 use crate::run::Shutdown;
 
 /// Runs `cli` (parsed from `argv`) to its end.
 pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
+    let json = log_format(&cli).1 == Some(LogFormat::Json);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            say_error(json, &format!("cannot start the async runtime: {e}"));
             return ExitCode::FAILURE;
         }
     };
     runtime.block_on(async move {
         let shutdown = Shutdown::default();
-        tokio::spawn(super::signals::watch(shutdown.clone()));
+        tokio::spawn(super::signals::watch(shutdown.clone(), json));
         match execute(cli, argv, shutdown).await {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("error: {e:#}");
+                say_error(json, &format!("{e:#}"));
                 ExitCode::FAILURE
             }
         }
     })
 }
 
-/// Parses `argv` (program name first) and runs it, as the binary does; a usage error prints
-/// clap's message and gives exit code 2.
+/// Parses `argv` (program name first), sets up logging and runs it, as the binary does; a
+/// usage error prints clap's message and gives exit code 2.
 pub fn run_argv(argv: Vec<String>) -> ExitCode {
     use clap::Parser;
     match Cli::try_parse_from(&argv) {
-        Ok(cli) => run(cli, argv),
+        Ok(cli) => {
+            init_logging(&cli);
+            run(cli, argv)
+        }
         Err(e) => {
             let _ = e.print();
             ExitCode::from(2)
         }
     }
+}
+
+/// Log lines on stderr: text or JSON (`--log-format`), info unless quiet, `MCPCENSUS_LOG`
+/// overrides the level. A second call (tests running several commands) keeps the first setup.
+pub fn init_logging(cli: &Cli) {
+    let (quiet, format) = log_format(cli);
+    let default = if quiet { "warn" } else { "info" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MCPCENSUS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let json = format == Some(LogFormat::Json);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(!json && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+fn log_format(cli: &Cli) -> (bool, Option<LogFormat>) {
+    match &cli.command {
+        Command::Crawl(a) => (a.scan.quiet, a.scan.log_format),
+        Command::Check(a) => (a.scan.quiet, a.scan.log_format),
+        _ => (false, None),
+    }
+}
+
+/// The error that ends the process, as a text line or, in JSON mode, a JSON line.
+fn say_error(json: bool, message: &str) {
+    if json {
+        eprintln!("{}", json_line("ERROR", message));
+    } else {
+        eprintln!("error: {message}");
+    }
+}
+
+/// A message as a JSON line shaped like the JSON log lines, for what is printed outside tracing.
+pub fn json_line(level: &str, message: &str) -> String {
+    serde_json::json!({
+        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        "level": level,
+        "fields": { "message": message },
+        "target": "mcpcensus",
+    })
+    .to_string()
 }

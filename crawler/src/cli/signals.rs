@@ -14,7 +14,7 @@ const SIGTERM: u8 = 15;
 
 /// Watches for stop signals until the process ends. Returns at once if they cannot be watched
 /// (the run then only stops at its end or at `--max-duration`).
-pub async fn watch(shutdown: Shutdown) {
+pub async fn watch(shutdown: Shutdown, json: bool) {
     let (Ok(term), Ok(hup), Ok(int)) = (
         signal(SignalKind::terminate()),
         signal(SignalKind::hangup()),
@@ -26,13 +26,16 @@ pub async fn watch(shutdown: Shutdown) {
     let mut signals = Signals { term, hup, int };
     let first = signals.next().await;
     shutdown.signal.store(first, Ordering::Relaxed);
-    eprintln!(
-        "\nstopping ({}): finishing sites in flight (send it again to cut them)",
-        name(first)
+    say(
+        json,
+        &format!(
+            "\nstopping ({}): finishing sites in flight (send it again to cut them)",
+            name(first)
+        ),
     );
     shutdown.stop.cancel();
     signals.next().await;
-    eprintln!("cutting the sites in flight");
+    say(json, "cutting the sites in flight");
     shutdown.cut.cancel();
 }
 
@@ -57,5 +60,16 @@ fn name(signal: u8) -> &'static str {
         SIGTERM => "SIGTERM",
         SIGHUP => "SIGHUP",
         _ => "Ctrl-C",
+    }
+}
+
+fn say(json: bool, message: &str) {
+    if json {
+        eprintln!(
+            "{}",
+            super::process::json_line("WARN", message.trim_start())
+        );
+    } else {
+        eprintln!("{message}");
     }
 }

@@ -38,7 +38,13 @@ pub struct Counters {
 pub enum ProgressMode {
     Quiet,
     Bar,
-    Lines { every: Duration },
+    Lines {
+        every: Duration,
+    },
+    /// One JSON object a line (`--log-format json`), never a bar.
+    JsonLines {
+        every: Duration,
+    },
 }
 
 impl ProgressMode {
@@ -51,6 +57,14 @@ impl ProgressMode {
             ProgressMode::Lines { every }
         }
     }
+
+    /// The same display as JSON lines: a bar is not a line, so JSON mode never draws one.
+    pub fn json(self, every: Duration) -> ProgressMode {
+        match self {
+            ProgressMode::Quiet => ProgressMode::Quiet,
+            _ => ProgressMode::JsonLines { every },
+        }
+    }
 }
 
 /// Runs the display until `done` is cancelled.
@@ -61,7 +75,7 @@ pub async fn display(
     done: CancellationToken,
 ) {
     let started = Instant::now();
-    let (bar, every) = match mode {
+    let (bar, every, json) = match mode {
         ProgressMode::Quiet => return,
         ProgressMode::Bar => {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
@@ -69,9 +83,10 @@ pub async fn display(
                 ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
-            (Some(bar), Duration::from_millis(500))
+            (Some(bar), Duration::from_millis(500), false)
         }
-        ProgressMode::Lines { every } => (None, every),
+        ProgressMode::Lines { every } => (None, every, false),
+        ProgressMode::JsonLines { every } => (None, every, true),
     };
     let mut tick = tokio::time::interval(every);
     tick.tick().await;
@@ -79,6 +94,10 @@ pub async fn display(
         tokio::select! {
             _ = done.cancelled() => break,
             _ = tick.tick() => {}
+        }
+        if json {
+            eprintln!("{}", status_json(&counters, total_bytes, started.elapsed()));
+            continue;
         }
         let line = status_line(&counters, total_bytes, started.elapsed());
         match &bar {
@@ -123,4 +142,23 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         }
     }
     line
+}
+
+/// A progress line as JSON, shaped like the JSON log lines (timestamp, level, target).
+fn status_json(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> String {
+    let done = c.done.load(Ordering::Relaxed);
+    let input_fraction = total_bytes
+        .filter(|&t| t > 0)
+        .map(|total| c.consumed_bytes.load(Ordering::Relaxed).min(total) as f64 / total as f64);
+    serde_json::json!({
+        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        "level": "INFO",
+        "target": "progress",
+        "done": done,
+        "per_sec": done as f64 / elapsed.as_secs_f64().max(0.001),
+        "in_flight": c.in_flight.load(Ordering::Relaxed),
+        "endpoints": c.endpoints.load(Ordering::Relaxed),
+        "input_fraction": input_fraction,
+    })
+    .to_string()
 }

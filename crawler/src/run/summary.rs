@@ -80,6 +80,31 @@ impl Summary {
         }
         m
     }
+
+    /// The summary as one JSON object (`--stats-json`, and the last line of `--log-format json`):
+    /// the manifest's counts plus how and when the run ended, for schedulers to read.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "run_id": self.run_id,
+            "ending": self.ending.as_str(),
+            "failure": self.failure,
+            "dry_run": self.dry_run,
+            "duration_secs": self.duration.as_secs_f64(),
+            "counts": self.manifest_counts(),
+        })
+    }
+}
+
+impl Ending {
+    /// The ending's name in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Complete => "complete",
+            Ending::Interrupted => "interrupted",
+            Ending::MaxDuration => "max_duration",
+            Ending::Failed => "failed",
+        }
+    }
 }
 
 impl fmt::Display for Summary {

@@ -12,7 +12,7 @@ use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
 use crate::cli::clickhouse::CrawlClickHouse;
 use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
-use crate::config::Config;
+use crate::config::{Config, LogFormat};
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::run::TeeSink;
 use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary};
@@ -98,7 +98,10 @@ pub async fn crawl_with(
         concurrency: if args.dry_run {
             config.crawl.concurrency.get()
         } else {
-            super::limits::fit_concurrency(config.crawl.concurrency.get())?
+            super::limits::fit_concurrency(
+                config.crawl.concurrency.get(),
+                config.output.log_format == LogFormat::Json,
+            )?
         },
         max_duration: config.max_duration()?,
         grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
@@ -127,8 +130,14 @@ pub async fn crawl_with(
         ch.finish_run(&run_id, &status, summary.written.records)
             .await;
     }
+    if let Some(path) = &args.stats_json {
+        write_stats_json(path, &summary)?;
+    }
     if !config.output.quiet || summary.ending == Ending::Failed {
-        eprint!("{summary}");
+        match config.output.log_format {
+            LogFormat::Json => eprintln!("{}", summary_line(&summary)),
+            LogFormat::Text => eprint!("{summary}"),
+        }
     }
     Ok(ExitCode::from(match summary.ending {
         Ending::Complete => 0,
@@ -188,10 +197,33 @@ fn sources(inputs: &[String]) -> anyhow::Result<Vec<Source>> {
 }
 
 fn progress_mode(config: &Config) -> ProgressMode {
-    ProgressMode::choose(
-        config.output.quiet,
-        Duration::from_secs(config.output.progress_interval_secs),
-    )
+    let every = Duration::from_secs(config.output.progress_interval_secs);
+    let mode = ProgressMode::choose(config.output.quiet, every);
+    match config.output.log_format {
+        LogFormat::Json => mode.json(every),
+        LogFormat::Text => mode,
+    }
+}
+
+/// `--stats-json`: the summary, written whole (a temporary file renamed) so a scheduler never
+/// reads half of it.
+fn write_stats_json(path: &std::path::Path, summary: &Summary) -> anyhow::Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The summary as the last JSON line on stderr.
+fn summary_line(summary: &Summary) -> String {
+    let mut line = serde_json::json!({
+        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        "level": if summary.ending == Ending::Failed { "ERROR" } else { "INFO" },
+        "target": "summary",
+    });
+    line["summary"] = summary.to_json();
+    line.to_string()
 }
 
 /// The final manifest: status, failure and counts (over the whole run when resumed).

@@ -70,7 +70,7 @@ pub fn plan(
 }
 
 /// Applies [`plan`] to this process; returns the concurrency to use, saying so when lowered.
-pub fn fit_concurrency(concurrency: usize) -> anyhow::Result<usize> {
+pub fn fit_concurrency(concurrency: usize, json_logs: bool) -> anyhow::Result<usize> {
     let now = getrlimit(Resource::Nofile);
     let root = rustix::process::geteuid().is_root();
     let ceiling = root
@@ -99,13 +99,16 @@ pub fn fit_concurrency(concurrency: usize) -> anyhow::Result<usize> {
              the limit, e.g. `ulimit -n {}`, to use more)",
             fds_needed(concurrency)
         );
-        eprintln!(
+        // The warning above is the JSON log's line; text logs get a plain note as well.
+        if !json_logs {
+            eprintln!(
             "note: concurrency lowered from {concurrency} to {} to fit the open-files limit of \
              {} (raise it with `ulimit -n {}`)",
             want.concurrency,
             want.soft,
             fds_needed(concurrency)
         );
+        }
     }
     Ok(want.concurrency)
 }

@@ -2,6 +2,7 @@
 
 mod bounded;
 mod fixture;
+mod json_logs;
 mod kill;
 mod limits;
 mod signals;
