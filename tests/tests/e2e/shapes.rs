@@ -201,7 +201,6 @@ async fn each_shape_has_its_record() {
                 "<td>apex</td><td class=\"num\" data-sort=\"1\">1</td>".to_owned(),
                 "6 sites showed an API or agent surface".to_owned(),
                 "data-table=\"outcomes-surface\"".to_owned(),
-                "data-table=\"outcomes-seed\"".to_owned(),
             ]
         };
         for line in lines {

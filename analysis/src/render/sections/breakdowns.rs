@@ -11,15 +11,6 @@ pub fn section(r: &RunReport) -> Section {
     let mut tables = vec![
         outcomes(r),
         outcome_table(
-            "outcomes-seed",
-            "Outcomes, no answer counted as not measured",
-            format!(
-                "{} records; `unreachable` (no answer) is counted as not measured.",
-                r.sites_read
-            ),
-            &r.outcomes_no_answer_not_measured,
-        ),
-        outcome_table(
             "outcomes-surface",
             "Outcomes over the sites with an API or agent surface",
             format!(
@@ -37,6 +28,22 @@ pub fn section(r: &RunReport) -> Section {
         ),
         documents(r),
     ];
+    // Folding `unreachable` into not measured changes the shares only when some site did
+    // not answer; otherwise the table would repeat the one above.
+    if r.outcomes.contains_key("unreachable") {
+        tables.insert(
+            1,
+            outcome_table(
+                "outcomes-seed",
+                "Outcomes, no answer counted as not measured",
+                format!(
+                    "{} records; `unreachable` (no answer) is counted as not measured.",
+                    r.sites_read
+                ),
+                &r.outcomes_no_answer_not_measured,
+            ),
+        );
+    }
     tables.push(Table::counts(
         "discovery-methods",
         "Endpoints by discovery method",
