@@ -78,7 +78,10 @@ CREATE TABLE IF NOT EXISTS {db}.sites_local {on_cluster} (
     record_json String,
     documents_parsed Array(String),
     documents_soft_404 Array(String),
-    server_fingerprint String
+    server_fingerprint String,
+    final_origin Nullable(String),
+    origin_move Nullable(String),
+    surface UInt8
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

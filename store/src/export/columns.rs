@@ -71,6 +71,9 @@ pub const SITES: Table = Table {
         ("documents_parsed", List),
         ("documents_soft_404", List),
         ("server_fingerprint", Str),
+        ("final_origin", OptStr),
+        ("origin_move", OptStr),
+        ("surface", UInt),
     ],
 };
 
