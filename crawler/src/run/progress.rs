@@ -30,7 +30,7 @@ pub struct Counters {
     pub lag_peak_us: AtomicU64,
     /// Why new sites are held back now (`admission::HELD_*`).
     pub held_back_why: AtomicU64,
-    /// Time new sites spent held back by admission control, summed over sites, in ms.
+    /// Wall time the intake spent holding new sites back (only the feeding loop waits), in ms.
     pub held_back_ms: AtomicU64,
 }
 
