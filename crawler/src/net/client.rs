@@ -33,6 +33,7 @@ use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
 use super::tls;
+use super::waits::OwnWaits;
 use crate::input::Exclusions;
 
 /// Headers a caller may not set: credentials, cookies, `Origin`, and those the client owns.
@@ -97,7 +98,8 @@ impl Net {
     pub fn site_client(&self) -> SiteClient {
         let opts = &self.shared.opts;
         let pins = Arc::new(Pins::new(opts.max_hosts_per_site.get()));
-        let connector = Connector::new(self.shared.clone(), pins.clone());
+        let waits = Arc::new(OwnWaits::default());
+        let connector = Connector::new(self.shared.clone(), pins.clone(), waits.clone());
         let http = Client::builder(TokioExecutor::new())
             .timer(TokioTimer::new())
             .pool_timer(TokioTimer::new())
@@ -109,6 +111,7 @@ impl Net {
             pins,
             http,
             robots: Mutex::new(HashMap::new()),
+            waits,
         }
     }
 
@@ -140,6 +143,8 @@ pub struct SiteClient {
     http: Client<Connector, Full<Bytes>>,
     /// Origin → its robots.txt, once read: every later GET there is checked against it.
     robots: Mutex<HashMap<String, Arc<RobotsRules>>>,
+    /// Time this site spent in our own queues (DNS slots, politeness, connection slots).
+    waits: Arc<OwnWaits>,
 }
 
 impl std::fmt::Debug for SiteClient {
@@ -151,6 +156,12 @@ impl std::fmt::Debug for SiteClient {
 }
 
 impl SiteClient {
+    /// The site's ledger of waits on the crawler's own queues: deadlines that measure the
+    /// server move by it.
+    pub fn waits(&self) -> &Arc<OwnWaits> {
+        &self.waits
+    }
+
     /// From now on, GETs to `origin` follow `rules` (and its Crawl-delay spaces them).
     pub fn set_robots(&self, origin: &url::Url, rules: RobotsRules) {
         let key = origin.origin().ascii_serialization();
@@ -191,7 +202,11 @@ impl SiteClient {
     /// Sends the request and returns as soon as the response head arrives; the body is read
     /// on demand through [`FetchHead::body`] (or dropped unread).
     pub async fn fetch_head(&self, req: FetchRequest) -> Result<FetchHead, FetchError> {
-        let mut started = Instant::now();
+        let started = Instant::now();
+        // Our own waits (DNS and connection slots, politeness) are not the server's time:
+        // the request's timeout and its elapsed time leave them out.
+        let waited_before = self.waits.total();
+        let waited = || self.waits.total().saturating_sub(waited_before);
         let url_text = req.url.to_string();
         let invalid = |reason| FetchError::InvalidUrl {
             url: url_text.clone(),
@@ -223,7 +238,10 @@ impl SiteClient {
                 url: url_text.clone(),
             });
         }
-        let addrs = self.pins.get_or_pin(&self.shared, &host).await?;
+        let addrs = self
+            .pins
+            .get_or_pin(&self.shared, &host, &self.waits)
+            .await?;
         let port = req.url.port_or_known_default().unwrap_or(443);
         // The address this origin's connections use once one is open; before that, the one
         // the connector tries first (it charges another address itself if it moves on).
@@ -234,12 +252,9 @@ impl SiteClient {
                 error: super::resolver::ResolveError::NoAddresses,
             })?,
         };
-        let politeness = Instant::now();
         let gap = robots.and_then(|r| r.crawl_delay());
-        self.shared.throttle.acquire(&host, charged, gap).await;
-        // Our own politeness wait is not the server's time.
-        started += politeness.elapsed();
-        let deadline = started + req.timeout;
+        let politeness = self.shared.throttle.acquire(&host, charged, gap);
+        self.waits.during(politeness).await;
 
         let mut url = req.url;
         url.set_fragment(None);
@@ -255,19 +270,21 @@ impl SiteClient {
         *request.uri_mut() = uri;
         *request.headers_mut() = self.headers(req.headers);
 
-        let response = match tokio::time::timeout_at(deadline, self.http.request(request)).await {
-            Err(_) => {
+        let deadline = started + req.timeout + waited();
+        let sent = self.waits.deadline(deadline, self.http.request(request));
+        let response = match sent.await {
+            None => {
                 return Err(FetchError::Timeout {
                     url: url_text,
                     phase: TimeoutPhase::Headers,
                 })
             }
-            Ok(Err(err)) => {
+            Some(Err(err)) => {
                 let err = classify(&err, &url_text);
                 tracing::debug!(host = %host, kind = err.kind(), error = %err, "fetch failed");
                 return Err(err);
             }
-            Ok(Ok(response)) => response,
+            Some(Ok(response)) => response,
         };
         let (parts, body) = response.into_parts();
         if matches!(
@@ -286,10 +303,12 @@ impl SiteClient {
                 url: url_text.clone(),
                 detail: "response came over a connection without peer information".to_owned(),
             })?;
+        let waited = waited();
+        let deadline = started + req.timeout + waited;
         Ok(FetchHead {
             status: parts.status,
             headers: parts.headers,
-            elapsed: started.elapsed(),
+            elapsed: started.elapsed().saturating_sub(waited),
             address,
             http_version: parts.version,
             body: BodyReader::new(body, req.body_cap, deadline, url_text),
@@ -327,7 +346,7 @@ fn path_and_query(url: &url::Url) -> String {
 }
 
 /// Retry-After in delta-seconds (the HTTP-date form is treated as absent).
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let seconds = headers
         .get(RETRY_AFTER)?
         .to_str()

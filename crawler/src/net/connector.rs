@@ -28,6 +28,7 @@ use tokio_rustls::TlsConnector;
 use super::fetch::{ConnectFailure, FetchError, TimeoutPhase};
 use super::pins::Pins;
 use super::shared::Shared;
+use super::waits::OwnWaits;
 
 /// The peer of the connection a response came over (a response extension).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,11 +42,17 @@ pub struct PeerInfo {
 pub(crate) struct Connector {
     shared: Arc<Shared>,
     pins: Arc<Pins>,
+    /// The site's ledger of waits on our own queues (connection slots, the IP rate).
+    waits: Arc<OwnWaits>,
 }
 
 impl Connector {
-    pub(crate) fn new(shared: Arc<Shared>, pins: Arc<Pins>) -> Self {
-        Self { shared, pins }
+    pub(crate) fn new(shared: Arc<Shared>, pins: Arc<Pins>, waits: Arc<OwnWaits>) -> Self {
+        Self {
+            shared,
+            pins,
+            waits,
+        }
     }
 
     async fn connect(self, uri: Uri) -> Result<TokioIo<NetStream>, FetchError> {
@@ -65,7 +72,10 @@ impl Connector {
             .and_then(|h| h.strip_suffix(']'))
             .unwrap_or(host);
         let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
-        let addrs = self.pins.get_or_pin(&self.shared, host).await?;
+        let addrs = self
+            .pins
+            .get_or_pin(&self.shared, host, &self.waits)
+            .await?;
         let (tcp, addr, permit) = self.open(host, &addrs, port, &origin).await?;
         // The request that asked for this connection was charged to the address noted before
         // (or, for the first connection, the first address); if the connection went elsewhere
@@ -75,7 +85,8 @@ impl Connector {
             .note_used(host, port, addr.ip())
             .or(addrs.first().copied());
         if charged != Some(addr.ip()) {
-            self.shared.throttle.acquire_ip(addr.ip()).await;
+            let rate = self.shared.throttle.acquire_ip(addr.ip());
+            self.waits.during(rate).await;
         }
         let (io, h2) = if tls {
             let stream = self.handshake(host, addr, tcp, &origin).await?;
@@ -117,9 +128,8 @@ impl Connector {
                 continue;
             }
             let permit = self
-                .shared
-                .throttle
-                .connection_permit(*ip)
+                .waits
+                .during(self.shared.throttle.connection_permit(*ip))
                 .await
                 .ok_or_else(|| FetchError::Connect {
                     host: host.to_owned(),

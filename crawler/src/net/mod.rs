@@ -33,12 +33,13 @@ mod robots;
 mod shared;
 mod throttle;
 mod tls;
+mod waits;
 
 #[cfg(test)]
 mod tests;
 
 pub use body::BodyReader;
-pub use client::{Net, SiteClient};
+pub use client::{retry_after, Net, SiteClient};
 pub use connector::PeerInfo;
 pub use error::NetError;
 pub use fetch::{
@@ -53,3 +54,4 @@ pub use resolver::{ResolveError, Resolver};
 pub use robots::{RobotsRules, ROBOTS_PRODUCT_TOKEN};
 pub use throttle::{Throttle, ThrottleStats};
 pub use tls::ALPN_PROTOCOLS;
+pub use waits::{OwnWaits, WaitGuard};

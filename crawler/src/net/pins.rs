@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::fetch::FetchError;
 use super::shared::Shared;
+use super::waits::OwnWaits;
 
 /// Host → the addresses that passed the guard, in resolver order.
 #[derive(Debug)]
@@ -45,20 +46,20 @@ impl Pins {
         &self,
         shared: &Shared,
         host: &str,
+        waits: &OwnWaits,
     ) -> Result<Arc<[IpAddr]>, FetchError> {
         let key = host.to_ascii_lowercase();
         if let Some(addrs) = self.lock().get(&key) {
             return Ok(addrs.clone());
         }
-        let resolved =
-            shared
-                .resolver
-                .resolve(&key)
-                .await
-                .map_err(|error| FetchError::Resolve {
-                    host: key.clone(),
-                    error,
-                })?;
+        let resolved = shared
+            .resolver
+            .resolve_for(&key, waits)
+            .await
+            .map_err(|error| FetchError::Resolve {
+                host: key.clone(),
+                error,
+            })?;
         let mut refused = None;
         let allowed: Vec<IpAddr> = resolved
             .iter()

@@ -23,6 +23,7 @@ use tokio::sync::Semaphore;
 use super::error::NetError;
 use super::local::LocalResource;
 use super::options::NetOptions;
+use super::waits::OwnWaits;
 
 /// Why a name did not resolve to addresses (an expected outcome, not a fault of ours).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +136,16 @@ impl Resolver {
     /// The host's addresses (A then AAAA, deduplicated), from a static pin, an IP literal, the
     /// cache or DNS. Waits for a lookup slot when the concurrency bound is reached.
     pub async fn resolve(&self, host: &str) -> Result<Arc<[IpAddr]>, ResolveError> {
+        self.resolve_for(host, &OwnWaits::default()).await
+    }
+
+    /// The same, counting the wait for a lookup slot in a site's `waits` (our queue, not the
+    /// DNS server's time).
+    pub async fn resolve_for(
+        &self,
+        host: &str,
+        waits: &OwnWaits,
+    ) -> Result<Arc<[IpAddr]>, ResolveError> {
         let host = normalize(host);
         if let Ok(ip) = host.parse::<IpAddr>() {
             return Ok(Arc::from([ip]));
@@ -145,9 +156,8 @@ impl Resolver {
         let mut name =
             Name::from_ascii(&host).map_err(|e| ResolveError::Other(format!("bad name: {e}")))?;
         name.set_fqdn(true);
-        let _permit = self
-            .permits
-            .acquire()
+        let _permit = waits
+            .during(self.permits.acquire())
             .await
             .map_err(|_| ResolveError::Other("resolver shut down".to_owned()))?;
         let lookup = tokio::time::timeout(self.deadline, self.dns.lookup_ip(name))

@@ -170,10 +170,20 @@ impl Throttle {
 
     /// A slot among the sites scanned at once on `ip`; hold it for the site's scan. As many as
     /// the connection cap: a site keeps one connection at a time per host, so sites holding a
-    /// slot do not wait for connections, and waiting for a slot happens before the site's
-    /// deadline starts.
+    /// slot do not wait for connections; the site's deadline leaves the wait for a slot out.
     pub async fn site_permit(&self, ip: IpAddr) -> Option<OwnedSemaphorePermit> {
         self.permit(&self.sites, ip).await
+    }
+
+    /// The site slot on `ip` if one is free now.
+    pub fn site_permit_now(&self, ip: IpAddr) -> Option<OwnedSemaphorePermit> {
+        self.semaphore(&self.sites, ip).try_acquire_owned().ok()
+    }
+
+    fn semaphore(&self, map: &DashMap<IpAddr, Arc<Semaphore>>, ip: IpAddr) -> Arc<Semaphore> {
+        map.entry(ip)
+            .or_insert_with(|| Arc::new(Semaphore::new(self.connection_cap)))
+            .clone()
     }
 
     async fn permit(
@@ -182,11 +192,7 @@ impl Throttle {
         ip: IpAddr,
     ) -> Option<OwnedSemaphorePermit> {
         self.maybe_sweep();
-        let semaphore = map
-            .entry(ip)
-            .or_insert_with(|| Arc::new(Semaphore::new(self.connection_cap)))
-            .clone();
-        semaphore.acquire_owned().await.ok()
+        self.semaphore(map, ip).acquire_owned().await.ok()
     }
 
     /// Tells the throttle that `host` answered 429 or 503: later requests to it wait for

@@ -13,6 +13,7 @@ use super::admission::{self, AdmissionSettings};
 use super::intake::{self, Intake};
 use super::progress::{self, Counters, ProgressMode};
 use super::resume::DoneSet;
+use super::seat::Place;
 use super::sink::RecordSink;
 use super::site::{self, SiteContext};
 use super::summary::{AdmissionUsed, Ending, Summary};
@@ -27,6 +28,9 @@ use crate::scan::{SiteJob, Work};
 const INTAKE_QUEUE: usize = 1024;
 /// Records waiting for the writer.
 const WRITER_QUEUE: usize = 4096;
+/// Sites that may wait their turn on a shared address outside their places: this many, or
+/// as many as may work if that is more. A waiting site holds no connection, only its job.
+const WAITING_ROOM: u64 = 1024;
 
 /// How the pipeline is stopped from outside.
 #[derive(Debug, Clone, Default)]
@@ -249,11 +253,13 @@ async fn feed(
             // The ceiling first, then admission control: the crawler must be keeping up.
             p = async {
                 let p = slots.clone().acquire_owned().await;
-                admission::admit(&stages.counters, job.admission.floor).await;
+                let waiting_room = (job.concurrency as u64).max(WAITING_ROOM);
+                admission::admit(&stages.counters, job.admission.floor, waiting_room).await;
                 p
             } => match p { Ok(p) => p, Err(_) => return Ending::Complete },
         };
-        site::spawn(tasks, ctx.clone(), site, permit);
+        let place = Place::new(slots.clone(), permit, stages.counters.clone());
+        site::spawn(tasks, ctx.clone(), site, place);
     }
 }
 

@@ -6,6 +6,7 @@ mod intake;
 mod local;
 mod progress;
 mod resume;
+mod seat;
 mod sink;
 mod site;
 mod summary;

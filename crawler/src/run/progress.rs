@@ -15,6 +15,8 @@ pub struct Counters {
     pub done: AtomicU64,
     /// Sites being scanned now.
     pub in_flight: AtomicU64,
+    /// Sites waiting their turn on a shared address, outside their place (not in flight).
+    pub waiting_turn: AtomicU64,
     /// Records with an MCP endpoint.
     pub endpoints: AtomicU64,
     /// Scans retried because this machine ran out of a resource (fds, ports, DNS sockets).

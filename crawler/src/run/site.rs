@@ -1,17 +1,18 @@
 //! One site in flight: scanned under the cut token, a panic turned into a record, retried when
 //! the failure came from this machine, and its record handed to the writer before its
-//! concurrency slot is freed (so in-flight work never outruns the writer).
+//! place among the sites scanned at once is freed (so in-flight work never outruns the writer).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use mcpcensus_store::{Outcome, Record};
-use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::local::{local_cause, retry_delay, LOCAL_ATTEMPTS};
 use super::progress::Counters;
+use super::seat::Place;
 use crate::scan::Scanner;
 use crate::scan::SiteJob;
 
@@ -28,31 +29,22 @@ pub(super) struct SiteContext {
     pub local_exhausted: CancellationToken,
 }
 
-pub(super) fn spawn(
-    tasks: &mut JoinSet<()>,
-    ctx: Arc<SiteContext>,
-    site: SiteJob,
-    permit: OwnedSemaphorePermit,
-) {
-    let now = ctx.counters.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
-    ctx.counters
-        .peak_in_flight
-        .fetch_max(now, Ordering::Relaxed);
+pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJob, place: Place) {
     tasks.spawn(async move {
-        let mut record = scan_with_retries(&ctx, site).await;
+        let place = Arc::new(place);
+        let mut record = scan_with_retries(&ctx, site, &place).await;
         mcpcensus_store::bound(&mut record);
-        ctx.counters.in_flight.fetch_sub(1, Ordering::Relaxed);
         if ctx.records.send(record).await.is_err() {
             ctx.sink_failed.cancel();
         }
-        drop(permit);
+        drop(place);
     });
 }
 
-async fn scan_with_retries(ctx: &SiteContext, site: SiteJob) -> Record {
+async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>) -> Record {
     let mut attempt = 1;
     loop {
-        let record = scan_once(ctx, &site).await;
+        let record = scan_once(ctx, &site, place.clone()).await;
         let Some(cause) = local_cause(&record) else {
             return record;
         };
@@ -84,11 +76,11 @@ async fn scan_with_retries(ctx: &SiteContext, site: SiteJob) -> Record {
 }
 
 /// One scan in its own task, so a panic is caught there and becomes this site's record.
-async fn scan_once(ctx: &SiteContext, site: &SiteJob) -> Record {
+async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Record {
     let scanner = ctx.scanner.clone();
     let run_id = ctx.run_id.clone();
     let job = site.clone();
-    let mut handle = tokio::spawn(async move { scanner.scan(&job, &run_id).await });
+    let mut handle = tokio::spawn(async move { scanner.scan_seated(&job, &run_id, place).await });
     tokio::select! {
         joined = &mut handle => match joined {
             Ok(record) => record,

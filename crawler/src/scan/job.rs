@@ -82,10 +82,32 @@ impl Work {
 
 pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Record> + Send + 'a>>;
 
+/// The crawl's hold on one site's place among the sites scanned at once (`--concurrency`).
+/// A scan steps out of it while it waits its turn on a shared address, so a waiting site does
+/// not keep a working one out.
+pub trait Seat: Send + Sync {
+    /// Gives the place up.
+    fn leave(&self);
+    /// Takes a place again, before new sites get one.
+    fn back(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
 /// Scans one site and always returns its record: every failure is an outcome, never an
 /// error, so one bad site cannot stop a run.
 pub trait Scanner: Send + Sync + 'static {
     fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a>;
+
+    /// The same scan holding a place among those scanned at once, which it may step out of
+    /// while it waits in the crawler's own queues. By default the place is simply held.
+    fn scan_seated<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        seat: std::sync::Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
+        drop(seat);
+        self.scan(job, run_id)
+    }
 }
 
 #[cfg(test)]

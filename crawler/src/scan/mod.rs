@@ -11,7 +11,7 @@ mod site;
 
 pub use documents::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
-pub use job::{ScanFuture, Scanner, SiteJob, Work};
+pub use job::{ScanFuture, Scanner, Seat, SiteJob, Work};
 pub use locate::MAX_REDIRECTS;
 pub use robots::{ROBOTS_CAP, ROBOTS_TIMEOUT};
 pub use scanner::{ScanSettings, SiteScanner};

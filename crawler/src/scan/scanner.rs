@@ -11,7 +11,7 @@ use url::Url;
 
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
-use super::job::{ScanFuture, Scanner, SiteJob};
+use super::job::{ScanFuture, Scanner, Seat, SiteJob};
 use super::reasons;
 use super::robots::{all_disallowed, read_robots};
 use super::site::SiteScan;
@@ -97,6 +97,17 @@ impl SiteScanner {
         self.scan_keeping(job, run_id, false, None).await.0
     }
 
+    /// The crawl's scan: as [`SiteScanner::scan_site`], stepping out of its place among the
+    /// sites scanned at once while it waits its turn on a shared address.
+    pub async fn scan_in_seat(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Record {
+        let how = How {
+            keep: false,
+            given: None,
+            seat: Some(seat),
+        };
+        self.scan_with(job, run_id, how).await.0
+    }
+
     /// The same scan, also keeping every request and answer in full, in the order sent
     /// (`mcpcensus check --explain`).
     pub async fn scan_with_transcript(
@@ -114,6 +125,21 @@ impl SiteScanner {
         keep: bool,
         given: Option<&Url>,
     ) -> (Record, Vec<Exchange>) {
+        let how = How {
+            keep,
+            given,
+            seat: None,
+        };
+        self.scan_with(job, run_id, how).await
+    }
+
+    async fn scan_with(
+        &self,
+        job: &SiteJob,
+        run_id: &str,
+        how: How<'_>,
+    ) -> (Record, Vec<Exchange>) {
+        let How { keep, given, seat } = how;
         let started = Instant::now();
         let deadline = started + self.settings.site_deadline;
         let record = job.record(run_id, Outcome::NotMeasured, "");
@@ -130,21 +156,26 @@ impl SiteScanner {
         if keep {
             site.keep_transcript();
         }
-        let finished =
-            match tokio::time::timeout_at(deadline, self.resolve_and_guard(&mut site)).await {
-                Err(elapsed) => Err(elapsed),
-                Ok(None) => Ok(()),
-                Ok(Some(ip)) => {
-                    // Sites sharing an address take turns, so shared hosting is spread over time
-                    // rather than burst. The wait is our queueing, not the server's time: the
-                    // deadline moves by it.
-                    let queued = Instant::now();
-                    let _slot = self.net.throttle().site_permit(ip).await;
-                    site.deadline += queued.elapsed();
-                    tokio::time::timeout_at(site.deadline, self.steps(&mut site, given)).await
-                }
+        // The deadline measures the server: our own waits (DNS slots, politeness, the site's
+        // turn on a shared address) move it later.
+        let waits = site.client.waits().clone();
+        let stop = site.stop.clone();
+        let work = async {
+            let Some(ip) = self.resolve_and_guard(&mut site).await else {
+                return;
             };
-        if finished.is_err() || site.hit_deadline {
+            let _turn = waits.during(self.turn(ip, seat.as_deref())).await;
+            self.steps(&mut site, given).await;
+        };
+        let finished = tokio::select! {
+            biased;
+            // A pause longer than the time left: the verdict is set below.
+            () = stop.cancelled() => Some(()),
+            done = waits.deadline(deadline, work) => done,
+        };
+        if let Some(reason) = site.ended_early.take() {
+            site.set_verdict(Outcome::NotMeasured, reason);
+        } else if finished.is_none() || site.hit_deadline {
             let secs = self.settings.site_deadline.as_secs();
             site.set_verdict(
                 Outcome::NotMeasured,
@@ -157,12 +188,35 @@ impl SiteScanner {
         (site.record, transcript)
     }
 
+    /// The site's turn on its address: sites sharing one take turns, so shared hosting is
+    /// spread over time rather than burst. While it waits, the site gives up its place among
+    /// the sites scanned at once.
+    async fn turn(
+        &self,
+        ip: std::net::IpAddr,
+        seat: Option<&dyn Seat>,
+    ) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let throttle = self.net.throttle();
+        if let Some(now) = throttle.site_permit_now(ip) {
+            return Some(now);
+        }
+        if let Some(seat) = seat {
+            seat.leave();
+        }
+        let permit = throttle.site_permit(ip).await;
+        if let Some(seat) = seat {
+            seat.back().await;
+        }
+        permit
+    }
+
     /// Resolves the host and checks its addresses; the address the site's requests go to
     /// first, or `None` with the verdict set.
     async fn resolve_and_guard(&self, site: &mut SiteScan) -> Option<std::net::IpAddr> {
         let resolve_started = Instant::now();
         let host = site.record.host.clone().unwrap_or_default();
-        let addresses = match self.net.resolver().resolve(&host).await {
+        let resolved = self.net.resolver().resolve_for(&host, site.client.waits());
+        let addresses = match resolved.await {
             Ok(a) => a,
             Err(e) => {
                 site.set_verdict(Outcome::Unreachable, reasons::resolve(&e));
@@ -218,6 +272,7 @@ impl SiteScanner {
             return;
         }
         let discovery_started = Instant::now();
+        site.discovering = true;
         if self.settings.robots == Robots::Respect {
             if let Err(e) = read_robots(site).await {
                 site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
@@ -227,6 +282,7 @@ impl SiteScanner {
         }
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
         let found = fetch_documents(site, self.settings.document_cap, &excluded).await;
+        site.discovering = false;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
         let mut found = match found {
             Ok(found) => found,
@@ -301,10 +357,8 @@ impl SiteScanner {
     /// deadline, by the same margin as the endpoint card's GET.
     async fn deep_probe(&self, site: &mut SiteScan, endpoint: &Url) {
         let started = Instant::now();
-        let deadline = site
-            .deadline
-            .checked_sub(DEADLINE_MARGIN)
-            .unwrap_or(site.deadline);
+        let deadline = site.deadline();
+        let deadline = deadline.checked_sub(DEADLINE_MARGIN).unwrap_or(deadline);
         let keep = site.keeps_transcript();
         let report = run_probe(&site.client, endpoint, deadline, keep).await;
         report.apply_to(&mut site.record, self.settings.tools_cap.get());
@@ -320,7 +374,7 @@ impl SiteScanner {
             keep_exchanges: site.keeps_transcript(),
             ..SessionOptions::default()
         };
-        let report = run_session(&site.client, endpoint, &opts, site.deadline).await;
+        let report = run_session(&site.client, endpoint, &opts, site.deadline()).await;
         report.apply_to(&mut site.record);
         site.extend_transcript(report.exchanges);
         site.record.probe = Some("survey".into());
@@ -373,8 +427,25 @@ fn ms(d: Duration) -> u32 {
     u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
+/// How one scan runs: keeping a transcript, against an endpoint given rather than
+/// discovered, holding a place in the crawl.
+struct How<'a> {
+    keep: bool,
+    given: Option<&'a Url>,
+    seat: Option<Arc<dyn Seat>>,
+}
+
 impl Scanner for SiteScanner {
     fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
         Box::pin(self.scan_site(job, run_id))
+    }
+
+    fn scan_seated<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        seat: Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
+        Box::pin(self.scan_in_seat(job, run_id, seat))
     }
 }

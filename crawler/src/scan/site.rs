@@ -2,12 +2,15 @@
 
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue};
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use mcpcensus_store::{Outcome, Record};
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 use url::Url;
 
-use crate::net::{Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder, SiteClient};
+use crate::net::{
+    retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder, SiteClient,
+};
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
 use crate::net::Exchange;
@@ -19,8 +22,15 @@ const CUT_AT_CAP: &str = "body cut at the size cap";
 pub struct SiteScan {
     pub record: Record,
     pub client: SiteClient,
-    pub deadline: Instant,
+    /// The site deadline before our own waits (see [`SiteScan::deadline`]).
+    base_deadline: Instant,
     pub origin: Url,
+    /// True while discovery runs: a 429 or 503 then may end the scan (see `note_pause`).
+    pub discovering: bool,
+    /// Why the scan ended before its steps did (a pause longer than the time left).
+    pub ended_early: Option<String>,
+    /// Cancelled when the scan is to end now.
+    pub stop: CancellationToken,
     /// A request ran out of time because the site deadline passed (not its own limit).
     pub hit_deadline: bool,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
@@ -33,8 +43,11 @@ impl SiteScan {
         SiteScan {
             record,
             client,
-            deadline,
+            base_deadline: deadline,
             origin,
+            discovering: false,
+            ended_early: None,
+            stop: CancellationToken::new(),
             hit_deadline: false,
             recorder: Recorder::new(false),
         }
@@ -106,9 +119,36 @@ impl SiteScan {
         self.record.outcome_reason = reason.into();
     }
 
+    /// The site deadline: its budget runs on the server's time, so it moves later by every
+    /// wait of the site's in our own queues (DNS and connection slots, politeness, its turn on
+    /// a shared address).
+    pub fn deadline(&self) -> Instant {
+        self.base_deadline + self.client.waits().total()
+    }
+
     /// Time left before the site deadline.
     pub fn remaining(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
+        self.deadline().saturating_duration_since(Instant::now())
+    }
+
+    /// A 429 or 503 during discovery whose Retry-After is longer than the time left ends the
+    /// scan now, rather than waiting out the pause into the deadline.
+    fn note_pause(&mut self, status: StatusCode, headers: &HeaderMap) {
+        let asked = matches!(
+            status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        );
+        if !self.discovering || !asked || self.ended_early.is_some() {
+            return;
+        }
+        let Some(after) = retry_after(headers) else {
+            return;
+        };
+        if after > self.remaining() {
+            let (code, secs) = (status.as_u16(), after.as_secs());
+            self.ended_early = Some(format!("not measured: {code}, retry after {secs} s"));
+            self.stop.cancel();
+        }
     }
 
     fn discovery_get(url: &Url, cap: usize, timeout: Duration) -> FetchRequest {
@@ -138,7 +178,10 @@ impl SiteScan {
         let (req, mut entry) = self.begin(url, purpose, cap, timeout);
         let result = self.client.fetch_head(req).await;
         match &result {
-            Ok(h) => entry.answered(h.status, &h.headers),
+            Ok(h) => {
+                entry.answered(h.status, &h.headers);
+                self.note_pause(h.status, &h.headers);
+            }
             Err(e) => entry.failed(e.to_string()),
         }
         if let Ok(h) = &result {
@@ -162,6 +205,7 @@ impl SiteScan {
         match &result {
             Ok(r) => {
                 entry.answered(r.status, &r.headers);
+                self.note_pause(r.status, &r.headers);
                 entry.read_body(&r.body, r.body.len() as u64);
                 entry.took(r.elapsed);
                 if r.truncated {

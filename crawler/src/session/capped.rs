@@ -91,7 +91,8 @@ pub async fn run_session(
         client,
         endpoint,
         opts,
-        deadline: now + opts.budget,
+        until: now + opts.budget,
+        waited_before: client.waits().total(),
         session_id: None,
         version: HeaderValue::from_static(OFFERED_PROTOCOL_VERSION),
         report: SessionReport::new(),
@@ -108,8 +109,11 @@ struct Session<'a> {
     client: &'a SiteClient,
     endpoint: &'a Url,
     opts: &'a SessionOptions,
-    /// The end of the session's budget.
-    deadline: Instant,
+    /// The end of the session's budget as it started.
+    until: Instant,
+    /// The site's waits on our own queues when the session started: the session's time moves
+    /// by those that come after (they are not the server's time).
+    waited_before: Duration,
     /// The `Mcp-Session-Id` to echo, when the server issued one.
     session_id: Option<HeaderValue>,
     /// The `MCP-Protocol-Version` to send after `initialize`.
@@ -119,6 +123,12 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
+    /// The end of the session's budget, less our own waits since it started.
+    fn deadline(&self) -> Instant {
+        let waits = self.client.waits().total();
+        self.until + waits.saturating_sub(self.waited_before)
+    }
+
     async fn run(&mut self) -> Decision {
         let init = match self.step(Step::Initialize, initialize_body()).await {
             Judged::Decided(decision) => return decision,
@@ -224,7 +234,7 @@ impl Session<'_> {
             &headers,
             &body,
         );
-        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        let remaining = self.deadline().saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Reply::OutOfTime; // nothing is sent without time to read its answer
         }
@@ -266,18 +276,19 @@ impl Session<'_> {
 
     /// Sends the request; without an answer's head, the log's error and the reply.
     async fn send(&self, request: FetchRequest) -> Result<FetchHead, (String, Reply)> {
-        // The outer deadline also covers the client's politeness wait, which its own request
-        // timeout does not count.
-        match tokio::time::timeout_at(self.deadline, self.client.fetch_head(request)).await {
-            Ok(Ok(head)) => Ok(head),
+        // The request's own timeout leaves our waits out, and so does this outer bound.
+        let waits = self.client.waits();
+        let sent = waits.deadline(self.deadline(), self.client.fetch_head(request));
+        match sent.await {
+            Some(Ok(head)) => Ok(head),
             // The request's timeout is the session's remaining time: the same event as the
             // outer deadline, whichever timer fires first.
-            Ok(Err(FetchError::Timeout {
+            Some(Err(FetchError::Timeout {
                 phase: TimeoutPhase::Headers | TimeoutPhase::Body,
                 ..
             }))
-            | Err(_) => Err((OUT_OF_TIME.to_owned(), Reply::OutOfTime)),
-            Ok(Err(err)) => Err((err.to_string(), Reply::NoAnswer(err))),
+            | None => Err((OUT_OF_TIME.to_owned(), Reply::OutOfTime)),
+            Some(Err(err)) => Err((err.to_string(), Reply::NoAnswer(err))),
         }
     }
 
@@ -295,7 +306,7 @@ impl Session<'_> {
         }
         if decided_by_status(head.status) {
             if entry.in_transcript() {
-                let wait = self.deadline.min(Instant::now() + EXCERPT_WAIT);
+                let wait = self.deadline().min(Instant::now() + EXCERPT_WAIT);
                 entry.excerpt(&read_excerpt(&mut head.body, EXCERPT_BYTES, wait).await);
             }
             return Ok(None);
@@ -316,7 +327,7 @@ impl Session<'_> {
             id,
             ANSWER_CAP,
             excerpt_cap,
-            self.deadline,
+            self.deadline(),
         )
         .await;
         match read {

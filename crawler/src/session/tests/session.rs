@@ -363,3 +363,33 @@ async fn answers_are_read_by_their_body_not_their_label() {
         false,
     );
 }
+
+#[tokio::test]
+async fn waits_for_the_hosts_rate_do_not_count_against_the_sessions_time() {
+    // One request a second to the host: the three POSTs wait 2 s for their turn in all, longer
+    // than this session's 1.5 s; the server answers at once, so the session passes.
+    let server = McpServer::start(plain_server).await;
+    let net = crate::net::Net::new(crate::net::NetOptions {
+        per_host_rps: 1.0,
+        per_host_burst: std::num::NonZeroU32::MIN,
+        ..super::server::net_options()
+    })
+    .expect("net");
+    let site = net.site_client();
+    let opts = SessionOptions {
+        budget: Duration::from_millis(1500),
+        ..SessionOptions::default()
+    };
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(60);
+    let report = crate::session::run_session(&site, &server.endpoint(), &opts, deadline).await;
+    assert_verdict(
+        &report,
+        Outcome::Pass,
+        "tools/list names 3 tools (protocol version 2025-11-25)",
+        false,
+    );
+    assert!(started.elapsed() >= Duration::from_millis(1900));
+    assert!(site.waits().total() >= Duration::from_millis(1900));
+    assert_eq!(server.methods(), [INIT, NOTE, LIST]);
+}

@@ -1,0 +1,132 @@
+//! Waits that are not the server's: our own queues never spend a site's deadline or hold a
+//! place among the sites scanned at once, and a pause longer than the time left ends the site.
+
+use std::time::Duration;
+
+use mcpcensus_simweb::{Reply, SimWeb, Site};
+use mcpcensus_store::Outcome;
+
+use crate::util::{record_for, WebCrawl};
+
+fn home() -> Reply {
+    Reply::html("<!doctype html><title>home</title>")
+}
+
+/// When the web first saw a request for `host`.
+fn first_request(web: &SimWeb, host: &str) -> Duration {
+    let requests = web.requests(host);
+    let first = requests
+        .first()
+        .unwrap_or_else(|| panic!("{host}: no request"));
+    first.at.duration_since(web.started_at())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sites_waiting_their_turn_on_a_shared_address_keep_their_deadline_and_no_place() {
+    // Three sites share one address (one site at a time there) and the host rate spaces each
+    // site's eight requests over 1.75 s, longer than the 1 s deadline: all of it is our own
+    // queueing, none of it the server's. A fourth site on its own address comes last in the
+    // list, with two places for the whole crawl.
+    let shared = ["shared0.test", "shared1.test", "shared2.test"];
+    let mut builder = SimWeb::builder();
+    for name in shared {
+        builder = builder.site(Site::new(name).ip([127, 0, 0, 9]).route("/", home()));
+    }
+    let web = builder
+        .site(Site::new("own.test").ip([127, 0, 0, 10]).route("/", home()))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs: Vec<String> = shared
+        .iter()
+        .chain(&["own.test"])
+        .map(|h| web.input(h))
+        .collect();
+    let flags = [
+        "--site-deadline",
+        "1",
+        "--per-ip-connections",
+        "1",
+        "--per-ip-rps",
+        "1000",
+        "--per-host-rps",
+        "4",
+        "--per-host-burst",
+        "1",
+        "--concurrency",
+        "2",
+    ];
+    let (_, _, records) = crawl.run(&web, &inputs, true, &flags).await;
+    assert_eq!(records.len(), 4);
+    for name in shared.iter().chain(&["own.test"]) {
+        let r = record_for(&records, &web.origin(name));
+        assert_eq!(
+            r.outcome,
+            Outcome::OutOfScope,
+            "{name}: {}",
+            r.outcome_reason
+        );
+        // robots.txt and the seven discovery GETs, every one answered.
+        assert_eq!(r.requests.len(), 8, "{name}");
+        assert!(r.requests.iter().all(|q| q.status.is_some()), "{name}");
+        assert_eq!(web.requests(name).len(), 8, "{name}");
+    }
+    // The sites waiting their turn gave up their places: the last site started at once,
+    // not after a shared site had finished.
+    let own = first_request(&web, "own.test");
+    let second = first_request(&web, "shared1.test");
+    assert!(
+        own < second,
+        "own.test started at {own:?}, after shared1.test ({second:?})"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_after_beyond_the_deadline_ends_the_site_at_once() {
+    let web = SimWeb::builder()
+        .site(Site::new("busy.test").default(Reply::status(429).header("retry-after", "120")))
+        .site(Site::new("down.test").default(Reply::status(503).header("retry-after", "45")))
+        .site(Site::new("brief.test").default(Reply::status(429).header("retry-after", "1")))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs: Vec<String> = ["busy.test", "down.test", "brief.test"]
+        .iter()
+        .map(|h| web.input(h))
+        .collect();
+    let started = std::time::Instant::now();
+    let (_, _, records) = crawl
+        .run(&web, &inputs, true, &["--site-deadline", "30"])
+        .await;
+    let took = started.elapsed();
+    for (name, reason) in [
+        ("busy.test", "not measured: 429, retry after 120 s"),
+        ("down.test", "not measured: 503, retry after 45 s"),
+    ] {
+        let r = record_for(&records, &web.origin(name));
+        assert_eq!(
+            (r.outcome, r.outcome_reason.as_str()),
+            (Outcome::NotMeasured, reason),
+            "{name}"
+        );
+        // The first answer (robots.txt) asked for the pause: nothing more was sent.
+        assert_eq!(r.requests.len(), 1, "{name}");
+        assert_eq!(web.requests(name).len(), 1, "{name}");
+        assert!(
+            r.timings.total_ms < 10_000,
+            "{name}: {} ms",
+            r.timings.total_ms
+        );
+    }
+    // A pause that fits in the time left is waited out, and the scan goes on.
+    let brief = record_for(&records, &web.origin("brief.test"));
+    assert!(
+        !brief.outcome_reason.contains("retry after"),
+        "{}",
+        brief.outcome_reason
+    );
+    assert_eq!(brief.requests.len(), 8);
+    assert!(took < Duration::from_secs(29), "the run took {took:?}");
+}
