@@ -1,6 +1,7 @@
 //! The run: the pipeline from domain lists to stored records, with progress and shutdown.
 
 mod admission;
+mod cpu;
 mod crawl;
 mod intake;
 mod local;

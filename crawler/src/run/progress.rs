@@ -125,11 +125,13 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         ", admitting {}",
         c.admit_limit.load(Ordering::Relaxed)
     ));
-    if c.held_back_why.load(Ordering::Relaxed) == super::admission::HELD_LAG {
-        line.push_str(&format!(
+    match c.held_back_why.load(Ordering::Relaxed) {
+        super::admission::HELD_LAG => line.push_str(&format!(
             " (held back: the crawler lags {} ms)",
             c.lag_us.load(Ordering::Relaxed) / 1000
-        ));
+        )),
+        super::admission::HELD_CPU => line.push_str(" (held back: the crawler uses every core)"),
+        _ => {}
     }
     if let Some(total) = total_bytes.filter(|&t| t > 0) {
         let consumed = c.consumed_bytes.load(Ordering::Relaxed).min(total);

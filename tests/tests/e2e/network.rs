@@ -181,7 +181,8 @@ async fn per_ip_rate_holds_for_sites_sharing_an_address() {
         .unwrap();
     assert!(
         own_last < times[99],
-        "own-IP sites finished after the shared ones"
+        "own-IP sites finished at {own_last:?}, after the shared ones' 100th request ({:?})",
+        times[99]
     );
 }
 
