@@ -252,8 +252,13 @@ impl SiteClient {
                 error: super::resolver::ResolveError::NoAddresses,
             })?,
         };
+        // What the host asked for (its 429/503 pause, its Crawl-delay) is the server's time
+        // for the site, but not part of this request's own timeout; our rates are neither.
+        let asked = Instant::now();
         let gap = robots.and_then(|r| r.crawl_delay());
-        let politeness = self.shared.throttle.acquire(&host, charged, gap);
+        self.shared.throttle.asked_by_host(&host, gap).await;
+        let started = started + asked.elapsed();
+        let politeness = self.shared.throttle.rates(&host, charged);
         self.waits.during(politeness).await;
 
         let mut url = req.url;

@@ -114,6 +114,14 @@ impl Throttle {
     /// longest slow-down), then the host's rate, then the IP's rate. Consumes one request from
     /// each.
     pub async fn acquire(&self, host: &str, ip: IpAddr, gap: Option<Duration>) {
+        self.asked_by_host(host, gap).await;
+        self.rates(host, ip).await;
+    }
+
+    /// The waits the host asked for: its 429/503 pause, then its robots.txt Crawl-delay
+    /// (`gap`, when longer than the host rate's spacing; capped at the longest slow-down).
+    /// These are the server's time, unlike [`Throttle::rates`].
+    pub async fn asked_by_host(&self, host: &str, gap: Option<Duration>) {
         self.maybe_sweep();
         let paused_until = self.paused.get(host).map(|entry| *entry);
         if let Some(until) = paused_until {
@@ -125,6 +133,10 @@ impl Throttle {
             let at = self.next_slot(host, gap.min(self.slow_down_max));
             tokio::time::sleep_until(at).await;
         }
+    }
+
+    /// Our own politeness: the host's rate, then the IP's; consumes one request from each.
+    pub async fn rates(&self, host: &str, ip: IpAddr) {
         self.wait(&self.per_host, &host.to_owned()).await;
         self.acquire_ip(ip).await;
     }

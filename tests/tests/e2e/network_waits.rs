@@ -130,3 +130,31 @@ async fn a_retry_after_beyond_the_deadline_ends_the_site_at_once() {
     assert_eq!(brief.requests.len(), 8);
     assert!(took < Duration::from_secs(29), "the run took {took:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_the_host_asked_for_is_the_servers_time() {
+    // A 429 without Retry-After pauses the host 5 s before each request: the server's doing,
+    // so it spends the site's 3 s like any slow answer.
+    let web = SimWeb::builder()
+        .site(Site::new("slowing.test").default(Reply::status(429)))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let inputs = vec![web.input("slowing.test")];
+    let (_, _, records) = crawl
+        .run(&web, &inputs, true, &["--site-deadline", "3"])
+        .await;
+    let r = record_for(&records, &web.origin("slowing.test"));
+    assert_eq!(r.outcome, Outcome::NotMeasured);
+    assert!(
+        r.outcome_reason.contains("site deadline (3 s)"),
+        "{}",
+        r.outcome_reason
+    );
+    assert!(
+        (2900..8000).contains(&r.timings.total_ms),
+        "{} ms",
+        r.timings.total_ms
+    );
+}
