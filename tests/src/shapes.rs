@@ -23,7 +23,8 @@
 //!   here.
 //! - bot walls (a 403 HTML challenge to a non-browser client): no published share was found;
 //!   30‰ is an assumption.
-//! - 5xx on some paths only: assumption, 10‰.
+//! - 5xx on some paths only: assumption, 10‰; every `/.well-known/` path answering 503
+//!   ([`Shape::WellKnownUnavailable`]): assumption, 5‰.
 //! - servers only the newest discovery finds ([`Shape::NewestOnly`]): assumption, 2‰ (the
 //!   2026-07-28 revision is new; every one carries a server).
 //! - the rest ([`Shape::Plain`]): a homepage and 404 elsewhere.
@@ -57,6 +58,9 @@ pub enum Shape {
     BotWall,
     /// The homepage and the server card answer; the legacy card and the catalog answer 503.
     PartialFiveHundred,
+    /// Every `/.well-known/` path answers 503 (no Retry-After): a path routed to a backend
+    /// that is not there. The homepage and `/mcp` answer.
+    WellKnownUnavailable,
     /// Only the newest discovery finds it: `/.well-known/ai-catalog.json` lists the card at
     /// `<endpoint>/server-card`, and the server answers only the 2026-07-28 revision
     /// (`server/discover`, no `initialize`).
@@ -74,8 +78,9 @@ pub const MIX: &[(Shape, u32)] = &[
     (Shape::SoftNotFound, 150),
     (Shape::BotWall, 30),
     (Shape::PartialFiveHundred, 10),
+    (Shape::WellKnownUnavailable, 5),
     (Shape::NewestOnly, 2),
-    (Shape::Plain, 336),
+    (Shape::Plain, 331),
 ];
 
 /// The sites of one shape: the host to put in the input list, every virtual site it needs, and
@@ -203,6 +208,15 @@ impl Shape {
                 let site = living(host, server.as_ref())
                     .route("/.well-known/mcp.json", busy.clone())
                     .route("/.well-known/ai-catalog.json", busy);
+                (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::WellKnownUnavailable => {
+                let busy = Reply::text("Service Unavailable").with_status(503);
+                let site = living(host, None).route("/.well-known/*", busy);
+                let site = match &server {
+                    Some(s) => site.mcp("/mcp", s),
+                    None => site,
+                };
                 (host.to_owned(), Some(host.to_owned()), vec![site])
             }
             Shape::NewestOnly => {

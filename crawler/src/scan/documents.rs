@@ -167,7 +167,7 @@ async fn fetch_doc_within(
     cap: usize,
     timeout: Duration,
 ) -> Fetched {
-    let result = site.get(url, kind.as_str(), cap, timeout).await;
+    let result = site.get_document(url, kind.as_str(), cap, timeout).await;
     log_answer(site, kind, url, cap, result)
 }
 

@@ -156,8 +156,36 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
+        self.send_get(url, purpose, cap, timeout, false).await
+    }
+
+    /// The same GET for a discovery document (a card or catalog): a 503 without Retry-After
+    /// is the document's answer and does not pause the host, so a site whose `/.well-known/`
+    /// paths all answer 503 goes on to `/mcp` and the session at once. The homepage,
+    /// robots.txt and `/mcp` speak for the host and keep the pause.
+    pub async fn get_document(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+    ) -> Result<FetchResponse, FetchError> {
+        self.send_get(url, purpose, cap, timeout, true).await
+    }
+
+    async fn send_get(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+        document: bool,
+    ) -> Result<FetchResponse, FetchError> {
         self.robots_check(url)?;
-        let (req, mut entry) = self.begin(url, purpose, cap, timeout);
+        let (mut req, mut entry) = self.begin(url, purpose, cap, timeout);
+        if document {
+            req = req.bare_503_is_answer();
+        }
         let result = self.client.fetch(req).await;
         match &result {
             Ok(r) => {

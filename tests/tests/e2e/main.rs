@@ -26,5 +26,6 @@ mod seed000;
 mod seed000_sites;
 mod seed002;
 mod shapes;
+mod shapes_unavailable;
 mod unattended;
 mod util;
