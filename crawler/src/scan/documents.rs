@@ -36,6 +36,10 @@ pub async fn fetch_documents(
     let (home_url, home) = match locate(site, doc_cap, excluded).await {
         Located::Home(url, fetched) => (url, fetched),
         Located::Left(reason) => return Err(reason),
+        Located::NoAnswer(e) => {
+            found.home_failure = Some(e);
+            return Ok(found);
+        }
     };
     let origin = site.origin.clone();
     let measured = d::Site::from_origin(&origin);

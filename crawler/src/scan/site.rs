@@ -23,6 +23,8 @@ pub struct SiteScan {
     pub origin: Url,
     /// A request ran out of time because the site deadline passed (not its own limit).
     pub hit_deadline: bool,
+    /// The origins whose robots.txt this scan read; `None` when robots.txt is ignored.
+    pub robots_read: Option<Vec<String>>,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
     /// its request log moves into the record as each request ends.
     pub recorder: Recorder,
@@ -36,8 +38,14 @@ impl SiteScan {
             deadline,
             origin,
             hit_deadline: false,
+            robots_read: Some(Vec::new()),
             recorder: Recorder::new(false),
         }
+    }
+
+    /// Reads no robots.txt (`--robots ignore`).
+    pub fn ignore_robots(&mut self) {
+        self.robots_read = None;
     }
 
     /// Keeps every request and answer from now on (off by default: the crawl keeps only the
