@@ -27,6 +27,7 @@ mod seed000_sites;
 mod seed002;
 mod shapes;
 mod shapes_robots;
+mod shapes_slow;
 mod shapes_unavailable;
 mod unattended;
 mod util;
