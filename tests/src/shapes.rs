@@ -121,7 +121,7 @@ pub const MIX: &[(Shape, u32)] = &[
     (Shape::TlsReset, 3),
     (Shape::TlsClose, 2),
     (Shape::NewestOnly, 2),
-    (Shape::Plain, 290),
+    (Shape::Plain, 295),
 ];
 
 /// The sites of one shape: the host to put in the input list, every virtual site it needs, and

@@ -26,6 +26,7 @@ mod seed000;
 mod seed000_sites;
 mod seed002;
 mod shapes;
+mod shapes_net;
 mod shapes_robots;
 mod shapes_slow;
 mod shapes_unavailable;
