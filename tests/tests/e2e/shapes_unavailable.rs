@@ -49,9 +49,10 @@ async fn well_known_503s_do_not_stall_the_site() {
             (K::EndpointServerCard, Some(404), Some("HTTP 404")),
         ]
     );
-    // Five 503s each used to pause the host for the default 5 s before the next request,
-    // leaving too little of the 30 s deadline for the session; now discovery is not held.
+    // Five 503s each used to pause the host for the default 5 s before the next request
+    // (discovery took 25 s, leaving too little of the 30 s deadline for the session); now
+    // only politeness spaces them (about 2 s here; ample room for a busy machine).
     let discovery = r.timings.discovery_ms.unwrap();
-    assert!(discovery < 5_000, "discovery took {discovery} ms");
+    assert!(discovery < 12_000, "discovery took {discovery} ms");
     web.shutdown().await;
 }
