@@ -30,7 +30,7 @@ async fn passes_with_json_answers_and_sends_the_seeds_requests() {
     assert!(!report.session_id_issued);
     assert_eq!(report.tool_count, Some(3));
     assert_eq!(report.tool_names, ["tool_00", "tool_01", "tool_02"]);
-    assert_eq!(report.tool_names_seed, report.tool_names);
+    assert_eq!(report.tool_names_first_25.0, report.tool_names);
     assert_eq!(
         report.tools[1].description.as_deref(),
         Some("Tool number 1")
@@ -255,15 +255,15 @@ async fn an_empty_tool_list_is_partial() {
 }
 
 #[tokio::test]
-async fn thirty_tools_keep_25_seed_names_and_all_30() {
+async fn thirty_tools_keep_the_first_25_names_and_all_30() {
     let server = McpServer::start(replacing(LIST, Canned::json(200, tools_result(30)))).await;
     let report = session(&server).await;
     assert_eq!(report.outcome, Outcome::Pass, "{report:#?}");
     assert_eq!(report.tool_count, Some(30));
     assert_eq!(report.tool_names.len(), 30);
     assert_eq!(report.tools.len(), 30);
-    assert_eq!(report.tool_names_seed.len(), 25);
-    assert_eq!(report.tool_names_seed[..], report.tool_names[..25]);
+    assert_eq!(report.tool_names_first_25.len(), 25);
+    assert_eq!(report.tool_names_first_25[..], report.tool_names[..25]);
     assert_eq!(report.tool_names[29], "tool_29");
 
     // A smaller tools cap keeps fewer in full; the count and the seed names stay.
@@ -274,7 +274,7 @@ async fn thirty_tools_keep_25_seed_names_and_all_30() {
     let report = session_with(&server, &opts).await;
     assert_eq!(report.tool_count, Some(30));
     assert_eq!(report.tool_names.len(), 10);
-    assert_eq!(report.tool_names_seed.len(), 10);
+    assert_eq!(report.tool_names_first_25.len(), 10);
 }
 
 #[tokio::test]
