@@ -32,7 +32,7 @@ pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
     decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
-    Provenance, ResumePass, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
+    Provenance, ResumePass, RunCounts, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
     SegmentWriter, Store, WriterOptions,
 };
 pub use vocab::{
