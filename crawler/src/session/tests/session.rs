@@ -10,7 +10,7 @@ use super::script::{
     assert_verdict, init_result, plain_server, replacing, session, session_with, tools_result,
     INIT, LIST, NOTE,
 };
-use super::server::{Canned, McpServer, Seen};
+use super::server::{Canned, McpServer, Seen, SessionServer};
 use crate::session::SessionOptions;
 
 #[tokio::test]
@@ -83,7 +83,13 @@ async fn passes_with_json_answers_and_sends_the_seeds_requests() {
     assert_eq!(seen[2].body, crate::session::tools_list_body());
     // A complete answer's connection goes back to the site's pool (usually all three share
     // one; the pool's check-in can race the next request, so only some reuse is asserted).
-    assert!(server.connections.load(std::sync::atomic::Ordering::SeqCst) <= 2);
+    assert!(
+        server
+            .stats
+            .accepted
+            .load(std::sync::atomic::Ordering::SeqCst)
+            <= 2
+    );
 }
 
 #[tokio::test]
