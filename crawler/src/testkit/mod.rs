@@ -3,9 +3,11 @@
 //! ([`Canned`]) chosen by a handler per request, and a recorder of what arrived.
 
 mod canned;
+mod net;
 mod pki;
 mod server;
 
 pub use canned::Canned;
+pub use net::net_options;
 pub use pki::TestPki;
 pub use server::{Mode, Seen, TestServer};

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::num::{NonZeroU32, NonZeroUsize};
+use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -16,29 +16,13 @@ use crate::net::{
     DEFAULT_USER_AGENT,
 };
 
-const LOOPBACK: &str = "127.0.0.0/8";
-
 fn localhost() -> IpAddr {
     IpAddr::from([127, 0, 0, 1])
 }
 
 /// Options for tests: the site name pinned to 127.0.0.1, generous rates, no jitter.
 fn options(pki: &TestPki) -> NetOptions {
-    NetOptions {
-        static_hosts: HashMap::from([(SITE.to_owned(), vec![localhost()])]),
-        allow_nets: vec![LOOPBACK.parse().expect("net")],
-        ca_files: vec![pki.ca_file.path().to_owned()],
-        // Nothing here asks DNS: the one name is pinned. Loopback port 9 (discard) if it did.
-        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
-        per_host_rps: 1000.0,
-        per_host_burst: NonZeroU32::new(100).expect("non-zero"),
-        per_ip_rps: 1000.0,
-        per_ip_burst: NonZeroU32::new(100).expect("non-zero"),
-        resolver_timeout: Duration::from_millis(200),
-        resolver_attempts: 0,
-        throttle_jitter: Duration::ZERO,
-        ..NetOptions::default()
-    }
+    crate::testkit::net_options(&[SITE], Some(pki))
 }
 
 fn url(server: &Server, scheme: &str, path: &str) -> Url {

@@ -25,15 +25,7 @@ fn ip(last: u8) -> IpAddr {
 fn options(pki: &TestPki, addrs: Vec<IpAddr>) -> NetOptions {
     NetOptions {
         static_hosts: HashMap::from([(SITE.to_owned(), addrs)]),
-        allow_nets: vec!["127.0.0.0/8".parse().expect("net")],
-        ca_files: vec![pki.ca_file.path().to_owned()],
-        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
-        per_host_rps: 1000.0,
-        per_host_burst: NonZeroU32::new(100).expect("non-zero"),
-        resolver_timeout: Duration::from_millis(200),
-        resolver_attempts: 0,
-        throttle_jitter: Duration::ZERO,
-        ..NetOptions::default()
+        ..crate::testkit::net_options(&[SITE], Some(pki))
     }
 }
 

@@ -1,9 +1,6 @@
 //! The session's side of the crate's shared test server: the endpoint on `mcp.test`, and the
 //! check that a session sent only its three allowed POSTs.
 
-use std::collections::HashMap;
-use std::time::Duration;
-
 use http::Method;
 use url::Url;
 
@@ -49,19 +46,7 @@ impl SessionServer for McpServer {
 
 /// Network options for tests: `mcp.test` pinned to 127.0.0.1, loopback allowed, no waits.
 pub fn net_options() -> NetOptions {
-    NetOptions {
-        static_hosts: HashMap::from([(HOST.to_owned(), vec![[127, 0, 0, 1].into()])]),
-        allow_nets: vec!["127.0.0.0/8".parse().expect("net")],
-        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
-        per_host_rps: 1000.0,
-        per_host_burst: std::num::NonZeroU32::new(100).expect("non-zero"),
-        per_ip_rps: 1000.0,
-        per_ip_burst: std::num::NonZeroU32::new(100).expect("non-zero"),
-        resolver_timeout: Duration::from_millis(200),
-        resolver_attempts: 0,
-        throttle_jitter: Duration::ZERO,
-        ..NetOptions::default()
-    }
+    crate::testkit::net_options(&[HOST], None)
 }
 
 /// A site client for tests.
