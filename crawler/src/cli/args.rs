@@ -136,6 +136,9 @@ pub struct CrawlArgs {
     /// Also write the final summary as JSON to this file (for schedulers).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
+    /// What the run is, e.g. nightly: kept in its manifest and runs row; reports trend by it.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -160,15 +160,17 @@ pub struct CrawlClickHouse {
     started_at_ms: u64,
     /// The `runs` row's source: `crawl`, or `crawl shard K/N` (one row per shard on a cluster).
     source: String,
+    /// `--label`, or empty.
+    label: String,
 }
 
 impl CrawlClickHouse {
     pub async fn start(
         config: &Config,
         url: &str,
-        run_id: &str,
-        started_at_ms: u64,
+        manifest: &mcpcensus_store::RunManifest,
     ) -> anyhow::Result<CrawlClickHouse> {
+        let (run_id, started_at_ms) = (manifest.run_id.as_str(), manifest.started_at);
         let target = target(url, None, &config.clickhouse)?;
         let conn = connect(&target).await?;
         ch::init_schema(&conn).await?;
@@ -180,6 +182,7 @@ impl CrawlClickHouse {
             conn,
             started_at_ms,
             source,
+            label: manifest.label.clone().unwrap_or_default(),
         };
         this.record_run(run_id, "running", 0).await?;
         Ok(this)
@@ -242,6 +245,7 @@ impl CrawlClickHouse {
     async fn record_run(&self, run_id: &str, status: &str, sites: u64) -> anyhow::Result<()> {
         let mut row = RunRow::new(run_id, self.started_at_ms, status, &self.source, sites);
         row.server_version = self.conn.version.clone();
+        row.label.clone_from(&self.label);
         ch::record_run(&self.conn, &row).await?;
         Ok(())
     }

@@ -65,7 +65,13 @@ pub async fn crawl_with(
                      ClickHouse run with --out DIR as well (records then go to both)"
                 );
             }
-            resume_run(&store, wanted, args.dry_run, &selection)?
+            resume_run(
+                &store,
+                wanted,
+                args.dry_run,
+                &selection,
+                args.label.as_deref(),
+            )?
         }
         None => new_run(
             &store,
@@ -77,6 +83,7 @@ pub async fn crawl_with(
                 selection: &selection,
                 provenance: crate::input::provenance(&sources)
                     .context("checksumming the inputs")?,
+                label: args.label.clone(),
             },
         )?,
     };
@@ -167,7 +174,7 @@ async fn build_sink(
     let Some(url) = &config.clickhouse.url else {
         return Ok((None, Box::new(writer), None));
     };
-    let ch = CrawlClickHouse::start(config, url, run_id, manifest.started_at).await?;
+    let ch = CrawlClickHouse::start(config, url, manifest).await?;
     ch.drain_leftover_spools(store, run_id).await?;
     let ch_sink = Box::new(ch.sink(config, run_id).await?);
     if tee {

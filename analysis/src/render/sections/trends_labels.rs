@@ -1,0 +1,66 @@
+//! Trends by label: the runs of each `crawl --label` (e.g. the nightly re-scans apart from a
+//! one-off full census) as their own series, so adoption is compared like with like.
+
+use std::collections::BTreeMap;
+
+use super::{Cell, Chart, Table};
+use crate::model::{HistoryPoint, Share};
+
+/// The group of runs without a label.
+pub const NO_LABEL: &str = "(none)";
+
+/// A run's label group.
+pub fn label_of(h: &HistoryPoint) -> &str {
+    h.label.as_deref().unwrap_or(NO_LABEL)
+}
+
+/// The runs grouped by label (labels in name order, runs oldest first), one row per run with
+/// its adoption and the change from the label's run before; `None` when no run has a label.
+pub fn by_label(history: &[HistoryPoint]) -> Option<Table> {
+    if history.iter().all(|h| h.label.is_none()) {
+        return None;
+    }
+    let mut groups: BTreeMap<&str, Vec<&HistoryPoint>> = BTreeMap::new();
+    for h in history {
+        groups.entry(label_of(h)).or_default().push(h);
+    }
+    let mut t = Table::new(
+        "trend-labels",
+        "Adoption by label",
+        &[
+            "Label",
+            "Run",
+            "First scan",
+            "Sites scanned",
+            "endpoints",
+            "endpoints %",
+            "endpoints %, change",
+            "passing %",
+        ],
+    )
+    .note(format!(
+        "Each label's runs, oldest first; runs without a label are {NO_LABEL}. The change is \
+         in percentage points from the label's run before."
+    ));
+    for (label, runs) in &groups {
+        let mut before: Option<f64> = None;
+        for h in runs {
+            let endpoints = Share::of(h.endpoints, h.sites_scanned).percent;
+            t.rows.push(vec![
+                Cell::text(*label),
+                Cell::text(&h.run_id),
+                Cell::text(h.first_scan_at.clone().unwrap_or_else(|| "-".into())),
+                Cell::Count(h.sites_scanned),
+                Cell::Count(h.endpoints),
+                Cell::Percent(endpoints),
+                before.map_or(Cell::text("-"), |b| {
+                    Cell::text(format!("{:+.1}", endpoints - b))
+                }),
+                Cell::Percent(Share::of(h.passing, h.sites_scanned).percent),
+            ]);
+            before = Some(endpoints);
+        }
+    }
+    t.chart = Chart::None;
+    Some(t)
+}
