@@ -61,6 +61,19 @@ pub async fn connect_for_report(url: &str, database: Option<&str>) -> anyhow::Re
     connect(&target).await
 }
 
+/// Calls `each(origin, last scan ms)` for every site in the crawl's ClickHouse database (the
+/// re-scan's pass over the sites table); returns the number of sites.
+pub async fn last_scans(
+    config: &Config,
+    url: &str,
+    each: impl FnMut(String, u64),
+) -> anyhow::Result<u64> {
+    let target = target(url, None, &config.clickhouse)?;
+    let conn = connect(&target).await?;
+    ch::init_schema(&conn).await?;
+    Ok(ch::last_scans(&conn, each).await?)
+}
+
 /// `mcpcensus schema init`.
 pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<ExitCode> {
     let target = target(url, database, &ClickHouseSettings::default())?;

@@ -4,6 +4,7 @@
 
 mod client;
 mod cluster;
+mod last_scans;
 mod load;
 mod rows;
 mod schema;
@@ -14,6 +15,7 @@ mod tests;
 
 pub use client::{connect, Backoff, Connection, Password, Target};
 pub use cluster::{cluster_schema_statements, init_cluster_schema, ClusterDdl, CLUSTER_SCHEMA_SQL};
+pub use last_scans::{last_scans, LAST_SCANS_SQL};
 pub use load::{load_dir, LoadSummary};
 pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
 pub use schema::{init_schema, schema_statements, SCHEMA_SQL};

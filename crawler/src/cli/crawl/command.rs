@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
 
-use super::open::{new_run, resume_run, NewRun, OpenedRun};
+use super::open::{find, new_run, resume_run, NewRun, OpenedRun};
+use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
 use crate::cli::clickhouse::CrawlClickHouse;
@@ -56,37 +57,7 @@ pub async fn crawl_with(
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let selection = Selection::of(&sources, &config)?;
-    let opened = match &args.resume {
-        Some(wanted) => {
-            if config.clickhouse.url.is_some() && args.out.is_none() {
-                bail!(
-                    "--resume reads which sites are done from the embedded store: resume a \
-                     ClickHouse run with --out DIR as well (records then go to both)"
-                );
-            }
-            resume_run(
-                &store,
-                wanted,
-                args.dry_run,
-                &selection,
-                args.label.as_deref(),
-            )?
-        }
-        None => new_run(
-            &store,
-            NewRun {
-                run_id: args.run_id.as_deref(),
-                argv,
-                config: serde_json::to_value(redacted(&config))?,
-                dry_run: args.dry_run,
-                selection: &selection,
-                provenance: crate::input::provenance(&sources)
-                    .context("checksumming the inputs")?,
-                label: args.label.clone(),
-            },
-        )?,
-    };
+    let (opened, sources, rescan) = open_run(&args, argv, &config, &store, sources).await?;
     let OpenedRun {
         mut manifest,
         writer,
@@ -128,7 +99,7 @@ pub async fn crawl_with(
             return Err(e.into());
         }
     };
-    record_end(&store, &mut manifest, &summary)?;
+    record_end(&store, &mut manifest, &summary, rescan.as_ref())?;
     if let Some(writer) = lock_holder {
         writer.finish()?;
     }
@@ -137,13 +108,20 @@ pub async fn crawl_with(
         ch.finish_run(&run_id, &status, summary.written.records)
             .await;
     }
+    let mut stats = summary.to_json();
+    stats["counts"] = serde_json::to_value(&manifest.counts)?;
     if let Some(path) = &args.stats_json {
-        write_stats_json(path, &summary)?;
+        write_stats_json(path, &stats)?;
     }
     if !config.output.quiet || summary.ending == Ending::Failed {
         match config.output.log_format {
-            LogFormat::Json => eprintln!("{}", summary_line(&summary)),
-            LogFormat::Text => eprint!("{summary}"),
+            LogFormat::Json => eprintln!("{}", summary_line(&summary, stats)),
+            LogFormat::Text => {
+                eprint!("{summary}");
+                if let Some(r) = &rescan {
+                    eprintln!("{}", r.line());
+                }
+            }
         }
     }
     Ok(ExitCode::from(match summary.ending {
@@ -214,28 +192,36 @@ fn progress_mode(config: &Config) -> ProgressMode {
 
 /// `--stats-json`: the summary, written whole (a temporary file renamed) so a scheduler never
 /// reads half of it.
-fn write_stats_json(path: &std::path::Path, summary: &Summary) -> anyhow::Result<()> {
+fn write_stats_json(path: &std::path::Path, stats: &serde_json::Value) -> anyhow::Result<()> {
     let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
+    let text = serde_json::to_string_pretty(stats)? + "\n";
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
-/// The summary as the last JSON line on stderr.
-fn summary_line(summary: &Summary) -> String {
+/// The summary (`stats`: its JSON with the manifest's counts) as the last JSON line on stderr.
+fn summary_line(summary: &Summary, stats: serde_json::Value) -> String {
     let mut line = serde_json::json!({
         "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         "level": if summary.ending == Ending::Failed { "ERROR" } else { "INFO" },
         "target": "summary",
     });
-    line["summary"] = summary.to_json();
+    line["summary"] = stats;
     line.to_string()
 }
 
 /// The final manifest: status, failure and counts (over the whole run when resumed).
-fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> anyhow::Result<()> {
+fn record_end(
+    store: &Store,
+    manifest: &mut RunManifest,
+    summary: &Summary,
+    rescan: Option<&Rescan>,
+) -> anyhow::Result<()> {
     manifest.counts = summary.manifest_counts();
+    for (k, v) in rescan.map(Rescan::counts).into_iter().flatten() {
+        manifest.counts.insert(k.to_owned(), v);
+    }
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
@@ -247,4 +233,112 @@ fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> a
     }
     store.write_manifest(manifest)?;
     Ok(())
+}
+
+/// Opens the run (new, resumed, or a new re-scan with its target list pinned) and returns it
+/// with the sources the crawl reads.
+async fn open_run(
+    args: &CrawlArgs,
+    argv: Vec<String>,
+    config: &Config,
+    store: &Store,
+    lists: Vec<Source>,
+) -> anyhow::Result<(OpenedRun, Vec<Source>, Option<Rescan>)> {
+    if let Some(wanted) = &args.resume {
+        if config.clickhouse.url.is_some() && args.out.is_none() {
+            bail!(
+                "--resume reads which sites are done from the embedded store: resume a \
+                 ClickHouse run with --out DIR as well (records then go to both)"
+            );
+        }
+        let recorded = find(store, wanted)?;
+        let rescan = Selection::recorded_rescan(recorded.selection.as_ref())?;
+        let sources = match &rescan {
+            Some(r) => vec![rescan::pinned_for_resume(
+                store.run_dir(&recorded.run_id)?,
+                r,
+                &Selection::files(&lists)?,
+                args.rescan_older_than.as_deref(),
+            )?],
+            None => lists,
+        };
+        let mut selection = Selection::of(&sources, config)?;
+        selection.rescan.clone_from(&rescan);
+        let opened = resume_run(
+            store,
+            &recorded.run_id,
+            args.dry_run,
+            &selection,
+            args.label.as_deref(),
+        )?;
+        return Ok((opened, sources, rescan));
+    }
+    let mut rescan = match &args.rescan_older_than {
+        Some(older_than) => Some(start_rescan(older_than, config, store, &lists).await?),
+        None => None,
+    };
+    let selection = Selection::of(&lists, config)?;
+    let mut opened = new_run(
+        store,
+        NewRun {
+            run_id: args.run_id.as_deref(),
+            argv,
+            config: serde_json::to_value(redacted(config))?,
+            dry_run: args.dry_run,
+            selection: &selection,
+            provenance: crate::input::provenance(&lists).context("checksumming the inputs")?,
+            label: args.label.clone(),
+        },
+    )?;
+    let Some((r, last)) = rescan.as_mut() else {
+        return Ok((opened, lists, None));
+    };
+    // The target list is written once, into the run, and is the run's input from now on.
+    let path = store
+        .run_dir(&opened.manifest.run_id)?
+        .join(rescan::TARGETS_FILE);
+    rescan::write_targets(&path, last, &lists, r)?;
+    let pinned = vec![Source::File(path)];
+    let mut selection = Selection::of(&pinned, config)?;
+    selection.rescan = Some(r.clone());
+    let mut read = lists;
+    read.extend(pinned.iter().cloned());
+    opened.manifest.selection = Some(serde_json::to_value(&selection)?);
+    opened.manifest.provenance =
+        crate::input::provenance(&read).context("checksumming the inputs")?;
+    store.write_manifest(&opened.manifest)?;
+    tracing::info!(
+        stale = r.stale,
+        new = r.new,
+        fresh_skipped = r.fresh_skipped,
+        "re-scan targets"
+    );
+    Ok((opened, pinned, rescan.map(|(r, _)| r)))
+}
+
+/// The re-scan's pass over the store (ClickHouse with --clickhouse, else the embedded one).
+async fn start_rescan(
+    older_than: &str,
+    config: &Config,
+    store: &Store,
+    lists: &[Source],
+) -> anyhow::Result<(Rescan, LastScans)> {
+    let cutoff_ms = rescan::cutoff(older_than, now_ms())?;
+    let (last, from) = match &config.clickhouse.url {
+        Some(url) => {
+            let mut last = LastScans::default();
+            crate::cli::clickhouse::last_scans(config, url, |o, at| last.see(o, at)).await?;
+            (last, "clickhouse")
+        }
+        None => (LastScans::from_store(store)?, "embedded"),
+    };
+    tracing::info!(sites = last.len(), store = from, "read the last scans");
+    let rescan = Rescan {
+        older_than: older_than.to_owned(),
+        cutoff_ms,
+        store: from.to_owned(),
+        lists: Selection::files(lists)?,
+        ..Rescan::default()
+    };
+    Ok((rescan, last))
 }

@@ -3,6 +3,7 @@
 mod command;
 pub mod limits;
 mod open;
+mod rescan;
 mod selection;
 #[cfg(test)]
 mod tests;

@@ -119,7 +119,7 @@ pub fn resume_run(
     })
 }
 
-fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
+pub fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
     if wanted != "latest" {
         return store
             .manifest(wanted)

@@ -1,0 +1,10 @@
+-- When each site was last scanned, over every run (`crawl --rescan-older-than`): one row per
+-- origin with its newest scan time in ms. Dry-run and not-started placeholders are not scans;
+-- records without an origin (invalid input) name no site. Replayed rows share their scan
+-- time, so no FINAL is needed for a maximum.
+SELECT
+    assumeNotNull(origin) AS site,
+    max(scanned_at_ms) AS last_scan_ms
+FROM sites
+WHERE isNotNull(origin) AND outcome NOT IN ('planned', 'not_started')
+GROUP BY site
