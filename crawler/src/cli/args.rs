@@ -140,6 +140,13 @@ pub struct CrawlArgs {
     /// plus the sites of the given lists never scanned; sites scanned since are skipped.
     #[arg(long, value_name = "DUR")]
     pub rescan_older_than: Option<String>,
+    /// Serve Prometheus metrics at http://ADDR/metrics during the crawl (e.g. 127.0.0.1:9184).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<std::net::SocketAddr>,
+    /// After the run, keep serving the final metrics until they are scraped once or this
+    /// long has passed (e.g. 30s) [default: 0, stop at once].
+    #[arg(long, value_name = "DUR", requires = "metrics")]
+    pub metrics_linger: Option<String>,
     /// What the run is, e.g. nightly: kept in its manifest and runs row; reports trend by it.
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,

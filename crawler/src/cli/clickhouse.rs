@@ -175,6 +175,8 @@ pub struct CrawlClickHouse {
     source: String,
     /// `--label`, or empty.
     label: String,
+    /// The sink's stats as it goes (metrics).
+    pub live: std::sync::Arc<ch::LiveSinkStats>,
 }
 
 impl CrawlClickHouse {
@@ -196,6 +198,7 @@ impl CrawlClickHouse {
             started_at_ms,
             source,
             label: manifest.label.clone().unwrap_or_default(),
+            live: std::sync::Arc::default(),
         };
         this.record_run(run_id, "running", 0).await?;
         Ok(this)
@@ -203,7 +206,8 @@ impl CrawlClickHouse {
 
     /// Starts the sink (its own thread and runtime).
     pub async fn sink(&self, config: &Config, run_id: &str) -> anyhow::Result<ClickHouseSink> {
-        let options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
+        let mut options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
+        options.live = self.live.clone();
         let target = self.conn.target.clone();
         let sink = tokio::task::spawn_blocking(move || ClickHouseSink::start(target, options))
             .await

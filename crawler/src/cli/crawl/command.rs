@@ -11,12 +11,15 @@ use super::open::{find, new_run, resume_run, NewRun, OpenedRun};
 use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
-use crate::cli::clickhouse::CrawlClickHouse;
+use crate::cli::clickhouse::{CrawlClickHouse, SPOOL_DIR};
+use crate::cli::metrics::{Metrics, MetricsServer, MetricsSink, Sources};
 use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
 use crate::config::{Config, LogFormat};
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::run::TeeSink;
-use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary};
+use crate::run::{
+    self, Counters, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary,
+};
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
 pub const EXIT_INCOMPLETE: u8 = 3;
@@ -50,10 +53,17 @@ pub async fn crawl_with(
         warn_if_no_session_room(&config);
     }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
-    let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
-        None
+    let (scanner, net): (Option<Arc<dyn Scanner>>, _) = if args.dry_run {
+        (None, None)
     } else {
-        Some(Arc::new(build_scanner(&config, exclusions.clone())?))
+        let scanner = build_scanner(&config, exclusions.clone())?;
+        let net = scanner.net().clone();
+        (Some(Arc::new(scanner)), Some(net))
+    };
+    let metrics_linger = metrics_linger(&args)?;
+    let metrics_listener = match args.metrics {
+        Some(addr) => Some(MetricsServer::bind(addr).await?),
+        None => None,
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
@@ -66,10 +76,31 @@ pub async fn crawl_with(
     let run_id = manifest.run_id.clone();
     let (clickhouse, sink, lock_holder) =
         build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
+    let total_bytes = LineReader::total_bytes(&sources);
+    let reader = LineReader::new(sources);
+    let counters = Arc::new(Counters::for_reader(&reader));
+    let (sink, metrics_server) = match metrics_listener {
+        Some(listener) => {
+            let metrics = Metrics::new(Sources {
+                counters: counters.clone(),
+                net,
+                sink: clickhouse.as_ref().map(|ch| ch.live.clone()),
+                spool_dir: clickhouse
+                    .as_ref()
+                    .map(|_| config.crawl.out.join(SPOOL_DIR).join(&run_id)),
+            });
+            let sink: Box<dyn RecordSink> = Box::new(MetricsSink {
+                inner: sink,
+                metrics: metrics.clone(),
+            });
+            (sink, Some(MetricsServer::start(listener, metrics)?))
+        }
+        None => (sink, None),
+    };
     let job = CrawlJob {
         run_id: run_id.clone(),
-        total_bytes: LineReader::total_bytes(&sources),
-        reader: LineReader::new(sources),
+        total_bytes,
+        reader,
         planner: Planner::new(config.input.shard, exclusions),
         scanner,
         sink: layer(sink),
@@ -86,6 +117,7 @@ pub async fn crawl_with(
         progress: progress_mode(&config),
         resume,
         admission: run::AdmissionSettings::default(),
+        counters: Some(counters),
     };
     tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
     let result = run::crawl(job, shutdown.clone()).await;
@@ -123,6 +155,9 @@ pub async fn crawl_with(
                 }
             }
         }
+    }
+    if let Some(server) = metrics_server {
+        server.finish(metrics_linger).await;
     }
     Ok(ExitCode::from(match summary.ending {
         Ending::Complete => 0,
@@ -163,6 +198,16 @@ async fn build_sink(
         Ok((Some(ch), sink, None))
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
+    }
+}
+
+/// `--metrics-linger` (the `--max-duration` syntax); zero when not given.
+fn metrics_linger(args: &CrawlArgs) -> anyhow::Result<Duration> {
+    match &args.metrics_linger {
+        Some(text) => {
+            humantime::parse_duration(text).with_context(|| format!("--metrics-linger {text:?}"))
+        }
+        None => Ok(Duration::ZERO),
     }
 }
 
