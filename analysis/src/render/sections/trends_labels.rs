@@ -14,15 +14,20 @@ pub fn label_of(h: &HistoryPoint) -> &str {
     h.label.as_deref().unwrap_or(NO_LABEL)
 }
 
-/// The runs grouped by label (labels in name order, runs oldest first), one row per run with
+/// The runs grouped by label (labels in name order, then runs without one; runs oldest
+/// first), one row per run with
 /// its adoption and the change from the label's run before; `None` when no run has a label.
 pub fn by_label(history: &[HistoryPoint]) -> Option<Table> {
     if history.iter().all(|h| h.label.is_none()) {
         return None;
     }
-    let mut groups: BTreeMap<&str, Vec<&HistoryPoint>> = BTreeMap::new();
+    // Labels in name order, the runs without one last.
+    let mut groups: BTreeMap<(bool, &str), Vec<&HistoryPoint>> = BTreeMap::new();
     for h in history {
-        groups.entry(label_of(h)).or_default().push(h);
+        groups
+            .entry((h.label.is_none(), label_of(h)))
+            .or_default()
+            .push(h);
     }
     let mut t = Table::new(
         "trend-labels",
@@ -39,10 +44,10 @@ pub fn by_label(history: &[HistoryPoint]) -> Option<Table> {
         ],
     )
     .note(format!(
-        "Each label's runs, oldest first; runs without a label are {NO_LABEL}. The change is \
-         in percentage points from the label's run before."
+        "Each label's runs, oldest first; runs without a label are {NO_LABEL}, last. The \
+         change is in percentage points from the label's run before."
     ));
-    for (label, runs) in &groups {
+    for ((_, label), runs) in &groups {
         let mut before: Option<f64> = None;
         for h in runs {
             let endpoints = Share::of(h.endpoints, h.sites_scanned).percent;
