@@ -330,6 +330,9 @@ async fn finish(
         .await
         .map_err(|_| Error::Writer("the writer thread panicked".into()))?
         .map_err(|_| Error::Writer("the writer thread panicked".into()))?;
+    // Both queues are drained now (the feeding loop's last sample may say otherwise).
+    counters.intake_queued.store(0, Ordering::Relaxed);
+    counters.writer_queued.store(0, Ordering::Relaxed);
     let failure = match (&end.error, local_exhausted.is_cancelled()) {
         (Some(e), _) => Some(format!("the record writer failed: {}", error_chain(e))),
         (None, true) => Some(

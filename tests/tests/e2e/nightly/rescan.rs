@@ -217,3 +217,50 @@ async fn rescan_reads_the_last_scans_from_clickhouse() {
         .execute()
         .await;
 }
+
+/// A re-scan stopped early and resumed scans its pinned target list: a site that turned stale
+/// in the store meanwhile is not added, and every target ends with one record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_rescan_keeps_its_target_list() {
+    let web = Web::start(16, Duration::from_millis(800), 45).await;
+    let mut s = split(&web);
+    // The last site is kept out of the old run for now.
+    let late = s.old.pop().unwrap();
+    s.expected.remove(late.origin.as_ref().unwrap());
+    write_old_run(&web.store(), &s.old);
+    let list = web.dir.path().join("nightly.txt");
+    std::fs::write(&list, s.list.join("\n")).unwrap();
+    let args = rescan_args(&web, &list, &["--concurrency", "2", "--max-duration", "1s"]);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let code = tokio::time::timeout(Duration::from_secs(300), mcpcensus(&argv))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        code,
+        std::process::ExitCode::from(3),
+        "stopped by --max-duration"
+    );
+
+    // Meanwhile another run leaves an old record of one more site.
+    let store = Store::open(web.store()).unwrap();
+    let mut m = RunManifest::new(
+        "20000102T000000Z-late",
+        now_ms(),
+        vec![],
+        serde_json::json!({}),
+        false,
+    );
+    m.status = mcpcensus_store::RunStatus::Complete;
+    let mut late = late;
+    late.run_id = m.run_id.clone();
+    let mut w = store.create_run(&m).unwrap();
+    w.append(&late).unwrap();
+    w.finish().unwrap();
+
+    run(&rescan_args(&web, &list, &["--resume"])).await;
+    let (m, scanned) = newest(&web.store());
+    assert_eq!(m.status, mcpcensus_store::RunStatus::Complete);
+    assert_eq!(scanned, s.expected);
+    assert!(!scanned.contains(late.origin.as_ref().unwrap()));
+}
