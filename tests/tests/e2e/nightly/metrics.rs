@@ -139,3 +139,22 @@ async fn metrics_scraped_during_a_crawl_add_up_to_the_records_written() {
     // No label names a host or a URL.
     assert!(!last.contains(".test"), "{last}");
 }
+
+/// An address that cannot be bound stops the crawl before any run is created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_metrics_address_in_use_is_a_startup_error() {
+    let web = Web::start(2, Duration::ZERO, 46).await;
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let args = web.crawl_args(&["--metrics", &addr]);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let e = mcpcensus(&argv).await.unwrap_err();
+    assert!(
+        format!("{e:#}").contains(&format!("--metrics: cannot listen on {addr}")),
+        "{e:#}"
+    );
+    let runs = mcpcensus_store::Store::open(web.store())
+        .map(|s| s.runs().unwrap().len())
+        .unwrap_or(0);
+    assert_eq!(runs, 0);
+}
