@@ -69,3 +69,45 @@ pub fn by_label(history: &[HistoryPoint]) -> Option<Table> {
     t.chart = Chart::None;
     Some(t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(run_id: &str, label: Option<&str>, endpoints: u64) -> HistoryPoint {
+        HistoryPoint {
+            run_id: run_id.into(),
+            label: label.map(str::to_owned),
+            sites_scanned: 10,
+            endpoints,
+            ..HistoryPoint::default()
+        }
+    }
+
+    #[test]
+    fn runs_group_by_label_with_the_unlabelled_last() {
+        assert!(by_label(&[point("r1", None, 1), point("r2", None, 2)]).is_none());
+        let t = by_label(&[
+            point("r1", Some("weekly"), 1),
+            point("r2", None, 2),
+            point("r3", Some("nightly"), 3),
+            point("r4", Some("weekly"), 4),
+        ])
+        .unwrap();
+        let rows: Vec<(String, String, String)> = t
+            .rows
+            .iter()
+            .map(|r| (r[0].shown(), r[1].shown(), r[6].shown()))
+            .collect();
+        let row = |l: &str, r: &str, c: &str| (l.to_owned(), r.to_owned(), c.to_owned());
+        assert_eq!(
+            rows,
+            [
+                row("nightly", "r3", "-"),
+                row("weekly", "r1", "-"),
+                row("weekly", "r4", "+30.0"),
+                row(NO_LABEL, "r2", "-"),
+            ]
+        );
+    }
+}
