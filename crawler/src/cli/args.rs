@@ -140,6 +140,10 @@ pub struct CrawlArgs {
     /// plus the sites of the given lists never scanned; sites scanned since are skipped.
     #[arg(long, value_name = "DUR")]
     pub rescan_older_than: Option<String>,
+    /// Look `registry:NAME` input lines up in the MCP registry at this URL and scan the
+    /// entry's first remote (as `check NAME --registry URL` does).
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
     /// Serve Prometheus metrics at http://ADDR/metrics during the crawl (e.g. 127.0.0.1:9184).
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<std::net::SocketAddr>,

@@ -20,6 +20,7 @@ use crate::run::TeeSink;
 use crate::run::{
     self, Counters, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary,
 };
+use crate::scan::CrawlScanner;
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
 pub const EXIT_INCOMPLETE: u8 = 3;
@@ -56,8 +57,12 @@ pub async fn crawl_with(
     let (scanner, net): (Option<Arc<dyn Scanner>>, _) = if args.dry_run {
         (None, None)
     } else {
-        let scanner = build_scanner(&config, exclusions.clone())?;
-        let net = scanner.net().clone();
+        let sites = build_scanner(&config, exclusions.clone())?;
+        let net = sites.net().clone();
+        let scanner = CrawlScanner {
+            sites,
+            registry: args.registry.clone(),
+        };
         (Some(Arc::new(scanner)), Some(net))
     };
     let metrics_linger = metrics_linger(&args)?;

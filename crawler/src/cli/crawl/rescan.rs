@@ -19,7 +19,7 @@ use mcpcensus_store::{format_timestamp, Outcome, Store};
 use serde::{Deserialize, Serialize};
 
 use super::selection::FileId;
-use crate::input::{normalize, Line, LineReader, RawLine, Source};
+use crate::input::{normalize, registry_name, Line, LineReader, RawLine, Source};
 
 /// The pinned target list in the run's directory.
 pub const TARGETS_FILE: &str = "rescan-targets.txt";
@@ -41,15 +41,19 @@ pub struct Rescan {
     pub fresh_skipped: u64,
     /// Lines of the lists that are not text (too long, not UTF-8): they name no site.
     pub unreadable_lines: u64,
+    /// Registry names of the lists (`registry:NAME`), each looked up again.
+    #[serde(default)]
+    pub registry: u64,
 }
 
 impl Rescan {
     /// The counts for the manifest and the JSON summary.
-    pub fn counts(&self) -> [(&'static str, u64); 3] {
+    pub fn counts(&self) -> [(&'static str, u64); 4] {
         [
             ("rescan_stale", self.stale),
             ("rescan_new", self.new),
             ("rescan_fresh_skipped", self.fresh_skipped),
+            ("rescan_registry", self.registry),
         ]
     }
 
@@ -63,6 +67,12 @@ impl Rescan {
             self.fresh_skipped,
             self.older_than
         );
+        if self.registry > 0 {
+            line.push_str(&format!(
+                ", registry names {} (looked up again)",
+                self.registry
+            ));
+        }
         if self.unreadable_lines > 0 {
             line.push_str(&format!(
                 "; {} list lines unreadable (too long or not UTF-8)",
@@ -103,7 +113,10 @@ impl LastScans {
             for record in reader {
                 let r =
                     record.with_context(|| format!("reading the records of run {}", run.run_id))?;
-                if matches!(r.outcome, Outcome::Planned | Outcome::NotStarted) {
+                // Registry names are looked up again from the lists on every re-scan.
+                if matches!(r.outcome, Outcome::Planned | Outcome::NotStarted)
+                    || registry_name(&r.input).is_some()
+                {
                     continue;
                 }
                 if let Some(origin) = r.origin {
@@ -154,6 +167,12 @@ pub fn write_targets(
                 continue;
             }
         };
+        if registry_name(text).is_some() {
+            // Looked up again each time, as the weekly re-probe of registry servers does.
+            writeln!(out, "{}", text.trim()).with_context(write_err)?;
+            rescan.registry += 1;
+            continue;
+        }
         match normalize(text) {
             Line::Skip => {}
             Line::Invalid(_) => writeln!(out, "{}", text.trim()).with_context(write_err)?,

@@ -2,4 +2,5 @@
 
 mod label;
 mod metrics;
+mod registry;
 mod rescan;
