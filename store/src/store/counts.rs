@@ -10,6 +10,8 @@ use crate::record::Outcome;
 
 /// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
+/// The prefix of the `--rescan-older-than` counters, written only when not zero.
+const RESCAN_KEY_PREFIX: &str = "rescan_";
 
 /// Totals of one run, filled in when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +77,10 @@ impl From<RunCounts> for BTreeMap<String, u64> {
     fn from(mut counts: RunCounts) -> Self {
         let mut map = std::mem::take(&mut counts.other);
         for (key, value) in counts.plain() {
-            map.insert(key.to_owned(), *value);
+            // The re-scan counters exist only in re-scan runs: other manifests stay as before.
+            if *value != 0 || !key.starts_with(RESCAN_KEY_PREFIX) {
+                map.insert(key.to_owned(), *value);
+            }
         }
         for (outcome, n) in &counts.per_outcome {
             map.insert(format!("{OUTCOME_KEY_PREFIX}{outcome}"), *n);
