@@ -17,7 +17,7 @@ mod tests;
 #[cfg(test)]
 mod tests_dead_letter;
 
-pub use client::{connect, Backoff, Connection, Password, Target};
+pub use client::{connect, Backoff, Connection, Password, Target, DEFAULT_QUERY_TIMEOUT};
 pub use cluster::{cluster_schema_statements, init_cluster_schema, ClusterDdl, CLUSTER_SCHEMA_SQL};
 pub use dead_letter::{
     is_content_error, read_dead_letters, DeadLetter, DeadLetters, DEAD_LETTER_FILE,

@@ -1,13 +1,16 @@
 //! The crawl command: builds the run's resources, runs the pipeline, records how it ended.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use mcpcensus_store::clickhouse::{read_dead_letters, DEAD_LETTER_FILE};
 use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
 
-use super::open::{new_run, resume_run, NewRun, OpenedRun};
+use super::clickhouse_done::clickhouse_done;
+use super::open::{find_resumable, new_run, resume_run, Done, NewRun, OpenedRun};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
 use crate::cli::clickhouse::CrawlClickHouse;
@@ -25,6 +28,9 @@ pub const EXIT_FAILED: u8 = 4;
 /// Exit code after Ctrl-C (128 + SIGINT, as shells report it); SIGTERM gives 143 and SIGHUP
 /// 129, the same way.
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The manifest count of records ClickHouse rejected for their content (set when some were).
+pub const DEAD_LETTERS_COUNT: &str = "clickhouse_dead_letters";
 
 /// Wraps the sink the crawl built (tests put a faulty one around it).
 pub type SinkLayer = Box<dyn FnOnce(Box<dyn RecordSink>) -> Box<dyn RecordSink> + Send>;
@@ -57,15 +63,28 @@ pub async fn crawl_with(
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
     let selection = Selection::of(&sources, &config)?;
+    let tee = args.out.is_some();
+    // Connected before the run is opened: a resume asks it which sites are done.
+    let clickhouse = match &config.clickhouse.url {
+        Some(url) => Some(CrawlClickHouse::connect(&config, url).await?),
+        None => None,
+    };
     let opened = match &args.resume {
         Some(wanted) => {
-            if config.clickhouse.url.is_some() && args.out.is_none() {
-                bail!(
-                    "--resume reads which sites are done from the embedded store: resume a \
-                     ClickHouse run with --out DIR as well (records then go to both)"
-                );
-            }
-            resume_run(&store, wanted, args.dry_run, &selection)?
+            let manifest = find_resumable(&store, wanted, args.dry_run, &selection)?;
+            let by = match &clickhouse {
+                None => Done::Store,
+                Some(ch) => {
+                    let (done, counts) =
+                        clickhouse_done(ch, &store, &manifest.run_id, &selection).await?;
+                    if tee {
+                        Done::Both(done)
+                    } else {
+                        Done::ClickHouse(done, counts)
+                    }
+                }
+            };
+            resume_run(&store, manifest, &selection, by)?
         }
         None => new_run(
             &store,
@@ -87,7 +106,7 @@ pub async fn crawl_with(
     } = opened;
     let run_id = manifest.run_id.clone();
     let (clickhouse, sink, lock_holder) =
-        build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
+        build_sink(&config, &store, &manifest, writer, clickhouse, tee).await?;
     let job = CrawlJob {
         run_id: run_id.clone(),
         total_bytes: LineReader::total_bytes(&sources),
@@ -121,7 +140,8 @@ pub async fn crawl_with(
             return Err(e.into());
         }
     };
-    record_end(&store, &mut manifest, &summary)?;
+    let dead_letters = dead_letters(&store, &run_id);
+    record_end(&store, &mut manifest, &summary, dead_letters)?;
     if let Some(writer) = lock_holder {
         writer.finish()?;
     }
@@ -135,9 +155,16 @@ pub async fn crawl_with(
     }
     if !config.output.quiet || summary.ending == Ending::Failed {
         match config.output.log_format {
-            LogFormat::Json => eprintln!("{}", summary_line(&summary)),
+            LogFormat::Json => eprintln!("{}", summary_line(&summary, dead_letters)),
             LogFormat::Text => eprint!("{summary}"),
         }
+    }
+    if dead_letters > 0 && config.output.log_format == LogFormat::Text {
+        eprintln!(
+            "{dead_letters} records ClickHouse rejected for their content are in {} with the \
+             server's errors (every other record was inserted)",
+            dead_letter_path(&store, &run_id)?.display()
+        );
     }
     Ok(ExitCode::from(match summary.ending {
         Ending::Complete => 0,
@@ -157,6 +184,7 @@ async fn build_sink(
     store: &Store,
     manifest: &RunManifest,
     writer: RunWriter,
+    clickhouse: Option<CrawlClickHouse>,
     tee: bool,
 ) -> anyhow::Result<(
     Option<CrawlClickHouse>,
@@ -164,12 +192,13 @@ async fn build_sink(
     Option<RunWriter>,
 )> {
     let run_id = &manifest.run_id;
-    let Some(url) = &config.clickhouse.url else {
+    let Some(mut ch) = clickhouse else {
         return Ok((None, Box::new(writer), None));
     };
-    let ch = CrawlClickHouse::start(config, url, run_id, manifest.started_at).await?;
+    ch.begin(run_id, manifest.started_at).await?;
     ch.drain_leftover_spools(store, run_id).await?;
-    let ch_sink = Box::new(ch.sink(config, run_id).await?);
+    let dead_letter = dead_letter_path(store, run_id)?;
+    let ch_sink = Box::new(ch.sink(config, run_id, dead_letter).await?);
     if tee {
         let sink = Box::new(TeeSink {
             first: Box::new(writer),
@@ -178,6 +207,21 @@ async fn build_sink(
         Ok((Some(ch), sink, None))
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
+    }
+}
+
+fn dead_letter_path(store: &Store, run_id: &str) -> anyhow::Result<PathBuf> {
+    Ok(store.run_dir(run_id)?.join(DEAD_LETTER_FILE))
+}
+
+/// Records of the run ClickHouse rejected (the whole run's, resumes included).
+fn dead_letters(store: &Store, run_id: &str) -> u64 {
+    match dead_letter_path(store, run_id).and_then(|p| Ok(read_dead_letters(&p)?)) {
+        Ok(letters) => letters.len() as u64,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the dead-letter file");
+            0
+        }
     }
 }
 
@@ -216,19 +260,32 @@ fn write_stats_json(path: &std::path::Path, summary: &Summary) -> anyhow::Result
 }
 
 /// The summary as the last JSON line on stderr.
-fn summary_line(summary: &Summary) -> String {
+fn summary_line(summary: &Summary, dead_letters: u64) -> String {
     let mut line = serde_json::json!({
         "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         "level": if summary.ending == Ending::Failed { "ERROR" } else { "INFO" },
         "target": "summary",
     });
     line["summary"] = summary.to_json();
+    if dead_letters > 0 {
+        line["clickhouse_dead_letters"] = dead_letters.into();
+    }
     line.to_string()
 }
 
 /// The final manifest: status, failure and counts (over the whole run when resumed).
-fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> anyhow::Result<()> {
+fn record_end(
+    store: &Store,
+    manifest: &mut RunManifest,
+    summary: &Summary,
+    dead_letters: u64,
+) -> anyhow::Result<()> {
     manifest.counts = summary.manifest_counts();
+    if dead_letters > 0 {
+        manifest
+            .counts
+            .insert(DEAD_LETTERS_COUNT.to_owned(), dead_letters);
+    }
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::input::Source;
+use crate::run::DoneSet;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {
@@ -71,6 +72,15 @@ impl Selection {
             shard: config.input.shard.to_string(),
             exclusions,
         })
+    }
+
+    /// An empty done set laid out for these inputs: a bitset by line for one file (its size
+    /// bounds its lines), hashed keys for several.
+    pub fn done_set(&self) -> DoneSet {
+        match self.inputs.as_slice() {
+            [one] if one.path != "-" => DoneSet::lines(one.bytes + 1),
+            _ => DoneSet::default(),
+        }
     }
 
     /// Refuses, naming the difference, unless `self` (now) selects the same sites as

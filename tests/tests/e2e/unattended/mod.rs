@@ -4,6 +4,7 @@ mod bounded;
 mod fixture;
 mod json_logs;
 mod kill;
+mod kill_clickhouse;
 mod limits;
 mod signals;
 mod sink;
