@@ -161,8 +161,8 @@ pub async fn crawl_with(
     }
     if dead_letters > 0 && config.output.log_format == LogFormat::Text {
         eprintln!(
-            "{dead_letters} records ClickHouse rejected for their content are in {} with the \
-             server's errors (every other record was inserted)",
+            "ClickHouse rejected {dead_letters} record(s) for their content: they are in {} with \
+             the server's errors (every other record was inserted)",
             dead_letter_path(&store, &run_id)?.display()
         );
     }

@@ -21,32 +21,27 @@ async fn drop_db(conn: &Connection) {
     conn.server.query(&sql).execute().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_at_5_moments_with_clickhouse_alone_then_resume_leaves_one_row_per_line() {
+/// Kills a run into ClickHouse (`tee`: and the store) `KILLS` times, then checks the end.
+async fn kill_test(tag: &str, net: u8, tee: bool) {
     let Some(url) = test_server_url() else {
         return;
     };
-    let conn = database(&url, "kill_ch").await;
-    let web = Web::start(SITES, DELAY, 37).await;
+    let conn = database(&url, tag).await;
+    let web = Web::start(SITES, DELAY, net).await;
     let sinks = Sinks::ClickHouse {
         conn: conn.clone(),
-        tee: false,
+        tee,
     };
     kill_and_resume(&web, &sinks, KILLS, &[]).await;
     drop_db(&conn).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_at_5_moments_with_clickhouse_alone_then_resume_leaves_one_row_per_line() {
+    kill_test("kill_ch", 37, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_at_5_moments_with_clickhouse_and_the_store_then_resume_leaves_one_of_each() {
-    let Some(url) = test_server_url() else {
-        return;
-    };
-    let conn = database(&url, "kill_both").await;
-    let web = Web::start(SITES, DELAY, 38).await;
-    let sinks = Sinks::ClickHouse {
-        conn: conn.clone(),
-        tee: true,
-    };
-    kill_and_resume(&web, &sinks, KILLS, &[]).await;
-    drop_db(&conn).await;
+    kill_test("kill_both", 38, true).await;
 }
