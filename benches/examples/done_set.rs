@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 //! What a resume's done set costs: resident bytes per input line for the bitset (one input
-//! file), the hashed multiset (several files) and the `HashMap<u64, u32>` it replaced, then
-//! the time of one resume pass over a store of `RECORDS` records.
-//!   cargo run --release -p mcpcensus-benches --example done_set [LINES] [RECORDS]
+//! file), the hashed multiset (several files) and the `HashMap<u64, u32>` it replaced, or the
+//! time of one resume pass over a store of N records. One layout a process, so freed memory
+//! of one is not counted for the next:
+//!   cargo run --release -p mcpcensus-benches --example done_set -- hashmap|keys|bits|pass N
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -38,40 +39,44 @@ fn measure<T>(name: &str, lines: u64, build: impl FnOnce() -> T) -> T {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let lines: u64 = args.next().map_or(10_000_000, |a| a.parse().unwrap());
-    let records: u64 = args.next().map_or(1_000_000, |a| a.parse().unwrap());
+    let mode = args.next().unwrap_or_else(|| "bits".to_owned());
+    let n: u64 = args.next().map_or(10_000_000, |a| a.parse().unwrap());
+    match mode.as_str() {
+        "hashmap" => drop(measure("HashMap<u64,u32> (before)", n, || {
+            let mut m: HashMap<u64, u32> = HashMap::new();
+            for i in 1..=n {
+                *m.entry(xxhash_rust::xxh3::xxh3_64_with_seed(input(i).as_bytes(), i))
+                    .or_default() += 1;
+            }
+            m
+        })),
+        "keys" => {
+            let mut keys = measure("hashed multiset (files > 1)", n, || {
+                let mut d = DoneSet::default();
+                for i in 1..=n {
+                    d.insert(i, &input(i));
+                }
+                d.take(1, &input(1)); // sorts
+                d
+            });
+            let started = Instant::now();
+            let hits = (2..=n).filter(|i| keys.take(*i, &input(*i))).count();
+            println!("  {hits} takes in {:.2} s", started.elapsed().as_secs_f64());
+        }
+        "bits" => drop(measure("bitset (one input file)", n, || {
+            let mut d = DoneSet::lines(n);
+            for i in 1..=n {
+                d.insert(i, "");
+            }
+            d
+        })),
+        "pass" => resume_pass(n),
+        other => panic!("unknown mode {other}: hashmap, keys, bits or pass"),
+    }
+}
 
-    let map = measure("HashMap<u64,u32> (before)", lines, || {
-        let mut m: HashMap<u64, u32> = HashMap::new();
-        for i in 1..=lines {
-            *m.entry(xxhash_rust::xxh3::xxh3_64_with_seed(input(i).as_bytes(), i))
-                .or_default() += 1;
-        }
-        m
-    });
-    drop(map);
-    let mut keys = measure("hashed multiset (files > 1)", lines, || {
-        let mut d = DoneSet::default();
-        for i in 1..=lines {
-            d.insert(i, &input(i));
-        }
-        d.take(1, &input(1)); // sorts
-        d
-    });
-    let started = Instant::now();
-    let hits = (2..=lines).filter(|i| keys.take(*i, &input(*i))).count();
-    println!("  {hits} takes in {:.2} s", started.elapsed().as_secs_f64());
-    drop(keys);
-    let bits = measure("bitset (one input file)", lines, || {
-        let mut d = DoneSet::lines(lines);
-        for i in 1..=lines {
-            d.insert(i, "");
-        }
-        d
-    });
-    drop(bits);
-
-    // One resume pass over a store of `records` records (writing it is not timed).
+/// One resume pass over a store of `records` records (writing it is not timed).
+fn resume_pass(records: u64) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     let manifest = RunManifest::new("bench", 0, Vec::new(), serde_json::Value::Null, false);

@@ -62,8 +62,9 @@ pub async fn crawl_with(
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let selection = Selection::of(&sources, &config)?;
     let tee = args.out.is_some();
+    let selection =
+        Selection::of(&sources, &config)?.with_sinks(config.clickhouse.url.is_some(), tee);
     // Connected before the run is opened: a resume asks it which sites are done.
     let clickhouse = match &config.clickhouse.url {
         Some(url) => Some(CrawlClickHouse::connect(&config, url).await?),

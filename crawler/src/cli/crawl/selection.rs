@@ -1,5 +1,6 @@
-//! What decides which sites are in a run (input files, shard, exclusion lists), recorded in
-//! the manifest so `--resume` can refuse to continue a run over different inputs.
+//! What decides which sites are in a run (input files, shard, exclusion lists) and where its
+//! records go, recorded in the manifest so `--resume` can refuse to continue a run over
+//! different inputs, or into other stores (it would not find what the run has).
 
 use std::path::Path;
 
@@ -15,6 +16,9 @@ pub struct Selection {
     pub inputs: Vec<FileId>,
     pub shard: String,
     pub exclusions: Vec<FileId>,
+    /// `store`, `clickhouse` or `both`; absent in manifests written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sinks: Option<String>,
 }
 
 /// A file as it was when the run started: a changed size or modification time means the
@@ -71,7 +75,22 @@ impl Selection {
             inputs,
             shard: config.input.shard.to_string(),
             exclusions,
+            sinks: None,
         })
+    }
+
+    /// Records where the run's records go: ClickHouse (`clickhouse`), the embedded store, or
+    /// both (`tee`: ClickHouse with an explicit --out).
+    pub fn with_sinks(mut self, clickhouse: bool, tee: bool) -> Selection {
+        self.sinks = Some(
+            match (clickhouse, tee) {
+                (false, _) => "store",
+                (true, false) => "clickhouse",
+                (true, true) => "both",
+            }
+            .to_owned(),
+        );
+        self
     }
 
     /// An empty done set laid out for these inputs: a bitset by line for one file (its size
@@ -118,7 +137,25 @@ impl Selection {
                 describe(&self.exclusions)
             );
         }
+        if let (Some(then), Some(now)) = (&recorded.sinks, &self.sinks) {
+            if then != now {
+                bail!(
+                    "the run's records went to {} and would now go to {}: resume with the same \
+                     sinks (--clickhouse and --out as the run was started)",
+                    sinks_text(then),
+                    sinks_text(now)
+                );
+            }
+        }
         Ok(())
+    }
+}
+
+fn sinks_text(sinks: &str) -> &str {
+    match sinks {
+        "clickhouse" => "ClickHouse alone",
+        "both" => "ClickHouse and the embedded store",
+        _ => "the embedded store alone",
     }
 }
 
