@@ -42,14 +42,19 @@ fn main() {
     let mode = args.next().unwrap_or_else(|| "bits".to_owned());
     let n: u64 = args.next().map_or(10_000_000, |a| a.parse().unwrap());
     match mode.as_str() {
-        "hashmap" => drop(measure("HashMap<u64,u32> (before)", n, || {
-            let mut m: HashMap<u64, u32> = HashMap::new();
-            for i in 1..=n {
-                *m.entry(xxhash_rust::xxh3::xxh3_64_with_seed(input(i).as_bytes(), i))
-                    .or_default() += 1;
-            }
-            m
-        })),
+        "hashmap" => {
+            let key = |i: u64| xxhash_rust::xxh3::xxh3_64_with_seed(input(i).as_bytes(), i);
+            let mut map = measure("HashMap<u64,u32> (before)", n, || {
+                let mut m: HashMap<u64, u32> = HashMap::new();
+                for i in 1..=n {
+                    *m.entry(key(i)).or_default() += 1;
+                }
+                m
+            });
+            let started = Instant::now();
+            let hits = (1..=n).filter(|i| map.remove(&key(*i)).is_some()).count();
+            println!("  {hits} takes in {:.2} s", started.elapsed().as_secs_f64());
+        }
         "keys" => {
             let mut keys = measure("hashed multiset (files > 1)", n, || {
                 let mut d = DoneSet::default();

@@ -78,7 +78,9 @@ impl DoneSet {
     pub fn heap_bytes(&self) -> usize {
         match &self.layout {
             Layout::Lines(bits) => bits.words.capacity() * 8,
-            Layout::Keys(keys) => keys.keys.capacity() * 8 + keys.consumed.capacity() * 8,
+            Layout::Keys(keys) => {
+                (keys.keys.capacity() + keys.consumed.capacity() + keys.starts.capacity()) * 8
+            }
         }
     }
 }
@@ -133,12 +135,24 @@ impl Bits {
     }
 }
 
-/// Hashed keys, sorted on the first `take` after an insert, each with a consumed bit.
+/// Hashed keys, sorted on the first `take` after an insert, each with a consumed bit, and
+/// where each value of the top [`BUCKET_BITS`] bits starts: the hashes are uniform, so a take
+/// searches a bucket of a few cache lines instead of the whole list (a plain binary search
+/// over 10 M keys costs ~7 µs a take in cache misses; the index costs 512 KB).
 #[derive(Debug, Clone, Default)]
 struct Keys {
     keys: Vec<u64>,
     consumed: Vec<u64>,
+    /// `starts[b]`: the first key whose top bits are `b` or more; `starts[BUCKETS]` = len.
+    starts: Vec<usize>,
     sorted: bool,
+}
+
+const BUCKET_BITS: u32 = 16;
+const BUCKETS: usize = 1 << BUCKET_BITS;
+
+fn bucket(key: u64) -> usize {
+    (key >> (64 - BUCKET_BITS)) as usize
 }
 
 impl Keys {
@@ -151,8 +165,10 @@ impl Keys {
         if !self.sorted {
             self.sort();
         }
-        let start = self.keys.partition_point(|k| *k < key);
-        for i in start..self.keys.len() {
+        let b = bucket(key);
+        let (from, to) = (self.starts[b], self.starts[b + 1]);
+        let start = from + self.keys[from..to].partition_point(|k| *k < key);
+        for i in start..to {
             if self.keys[i] != key {
                 break;
             }
@@ -181,6 +197,9 @@ impl Keys {
         self.keys.sort_unstable();
         self.keys.shrink_to_fit();
         self.consumed = vec![0; self.keys.len().div_ceil(64)];
+        self.starts = (0..=BUCKETS)
+            .map(|b| self.keys.partition_point(|k| bucket(*k) < b))
+            .collect();
         self.sorted = true;
     }
 }
