@@ -32,7 +32,12 @@ pub enum StoreError {
         source: serde_json::Error,
     },
 
-    #[error("segment {path} has schema version {found}; this build reads version {expected}")]
+    /// Left untouched: a segment of another schema is never cut or rewritten as damage.
+    #[error(
+        "segment {path} has record schema version {found}; this build reads version {expected} \
+         only. The segment was left untouched: read, export or resume that run with a build of \
+         schema {found} (`mcpcensus export --format jsonl`), or start a new run"
+    )]
     SchemaVersion {
         path: PathBuf,
         found: u16,
@@ -101,6 +106,17 @@ pub enum StoreError {
     /// Records left in the outage spool because ClickHouse did not come back in time.
     #[error("{records} records are still in the spool {path} (ClickHouse unreachable); replay them with `mcpcensus load {path} --clickhouse URL`")]
     SpoolNotDrained { path: PathBuf, records: u64 },
+
+    /// ClickHouse rejected more rows for their content than the dead-letter file may hold.
+    #[error("ClickHouse rejected too many records: the dead-letter file {path} reached its cap of {cap_bytes} bytes; see the server errors in it")]
+    DeadLetterFull { path: PathBuf, cap_bytes: u64 },
+
+    #[error("dead-letter file {path}, line {line}: not a dead-letter entry")]
+    DeadLetterLine {
+        path: PathBuf,
+        line: usize,
+        source: serde_json::Error,
+    },
 
     /// The batching task ended before the sink did (it panicked or was cancelled).
     #[error("the ClickHouse sink's task stopped unexpectedly")]

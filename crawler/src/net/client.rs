@@ -261,6 +261,7 @@ impl SiteClient {
         let politeness = self.shared.throttle.rates(&host, charged);
         self.waits.during(politeness).await;
 
+        let pause_on_bare_503 = req.pause_on_bare_503;
         let mut url = req.url;
         url.set_fragment(None);
         // Credentials in a URL are never sent (removing them cannot fail for http(s) URLs).
@@ -292,13 +293,14 @@ impl SiteClient {
             Some(Ok(response)) => response,
         };
         let (parts, body) = response.into_parts();
-        if matches!(
-            parts.status,
-            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-        ) {
-            self.shared
-                .throttle
-                .slow_down(&host, retry_after(&parts.headers));
+        let wait = retry_after(&parts.headers);
+        let pause = match parts.status {
+            StatusCode::TOO_MANY_REQUESTS => true,
+            StatusCode::SERVICE_UNAVAILABLE => pause_on_bare_503 || wait.is_some(),
+            _ => false,
+        };
+        if pause {
+            self.shared.throttle.slow_down(&host, wait);
         }
         let address = parts
             .extensions

@@ -13,7 +13,7 @@ use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::job::{ScanFuture, Scanner, Seat, SiteJob};
 use super::reasons;
-use super::robots::{all_disallowed, read_robots};
+use super::robots::all_disallowed;
 use super::site::SiteScan;
 use crate::audit::audit_site;
 use crate::config::{Probe, Robots};
@@ -77,6 +77,10 @@ impl SiteScanner {
         &self.exclusions
     }
 
+    pub(super) fn shared_exclusions(&self) -> Arc<Exclusions> {
+        self.exclusions.clone()
+    }
+
     /// The network the scans use (for lookups made on a scan's behalf, such as a registry's).
     pub fn net(&self) -> &Net {
         &self.net
@@ -118,7 +122,7 @@ impl SiteScanner {
         self.scan_keeping(job, run_id, true, None).await
     }
 
-    async fn scan_keeping(
+    pub(super) async fn scan_keeping(
         &self,
         job: &SiteJob,
         run_id: &str,
@@ -155,6 +159,9 @@ impl SiteScanner {
         let mut site = SiteScan::new(record, self.net.site_client(), deadline, origin);
         if keep {
             site.keep_transcript();
+        }
+        if self.settings.robots != Robots::Respect {
+            site.ignore_robots();
         }
         // The deadline measures the server: our own waits (DNS slots, politeness, the site's
         // turn on a shared address) move it later.
@@ -273,13 +280,6 @@ impl SiteScanner {
         }
         let discovery_started = Instant::now();
         site.discovering = true;
-        if self.settings.robots == Robots::Respect {
-            if let Err(e) = read_robots(site).await {
-                site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
-                site.set_verdict(Outcome::Unreachable, reasons::no_answer(&e));
-                return;
-            }
-        }
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
         let found = fetch_documents(site, self.settings.document_cap, &excluded).await;
         site.discovering = false;
@@ -377,7 +377,7 @@ impl SiteScanner {
         let report = run_session(&site.client, endpoint, &opts, site.deadline()).await;
         report.apply_to(&mut site.record);
         site.extend_transcript(report.exchanges);
-        site.record.probe = Some("survey".into());
+        site.record.probe = Some(mcpcensus_store::ProbeDepth::Survey);
         site.record.timings.session_ms = Some(ms(started.elapsed()));
     }
 }

@@ -1,10 +1,14 @@
 //! `mcpcensus crawl`: a new run or a resumed one, its sinks, and how it ends.
 
+mod clickhouse_done;
 mod command;
 pub mod limits;
 mod open;
+mod rescan;
 mod selection;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rescan;
 
 pub use command::{crawl, crawl_with, SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

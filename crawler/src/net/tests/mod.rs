@@ -8,4 +8,5 @@ mod resolver;
 mod safety;
 mod support;
 mod throttle;
+mod unavailable;
 mod waits;
