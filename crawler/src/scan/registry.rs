@@ -4,10 +4,12 @@
 //! with no request made to it. A crawl looks the names up again on every run, as the weekly
 //! re-probe of registry servers does.
 
+use std::sync::Arc;
+
 use mcpcensus_store::{Outcome, Record};
 use url::Url;
 
-use super::job::{ScanFuture, Scanner, SiteJob, Work};
+use super::job::{ScanFuture, Scanner, Seat, SiteJob, Work};
 use super::scanner::SiteScanner;
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::Exchange;
@@ -72,9 +74,12 @@ pub struct CrawlScanner {
 }
 
 impl CrawlScanner {
-    async fn scan_job(&self, job: &SiteJob, run_id: &str) -> Record {
+    async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Option<Arc<dyn Seat>>) -> Record {
         let Some(name) = &job.registry else {
-            return self.sites.scan_site(job, run_id).await;
+            return match seat {
+                Some(seat) => self.sites.scan_in_seat(job, run_id, seat).await,
+                None => self.sites.scan_site(job, run_id).await,
+            };
         };
         let Some(registry) = &self.registry else {
             return job.record(
@@ -100,6 +105,16 @@ impl CrawlScanner {
 
 impl Scanner for CrawlScanner {
     fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
-        Box::pin(self.scan_job(job, run_id))
+        Box::pin(self.scan_job(job, run_id, None))
+    }
+
+    // The place is handed on: a site waiting its turn on a shared address gives it up.
+    fn scan_seated<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        seat: Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
+        Box::pin(self.scan_job(job, run_id, Some(seat)))
     }
 }
