@@ -192,6 +192,10 @@ async fn serve_conn(
         Ok(Ok(tls)) => {
             info.tls = true;
             info.sni = tls.get_ref().1.server_name().map(str::to_string);
+            if let Some(fault) = h2_fault(&shared, &tls) {
+                crate::h2fault::serve(tls, fault).await;
+                return;
+            }
             serve_http(&shared, TokioIo::new(tls), info).await;
         }
         Ok(Err(e)) => {
@@ -200,6 +204,18 @@ async fn serve_conn(
         }
         Err(_) => shared.conns.handshake_failed(local.ip()),
     }
+}
+
+/// The HTTP/2 fault of the site the client named, when it negotiated h2.
+fn h2_fault(
+    shared: &Shared,
+    tls: &tokio_rustls::server::TlsStream<TcpStream>,
+) -> Option<crate::H2Fault> {
+    let conn = tls.get_ref().1;
+    if conn.alpn_protocol() != Some(b"h2".as_slice()) {
+        return None;
+    }
+    shared.registry.site(conn.server_name()?)?.h2_fault_mode()
 }
 
 async fn serve_http<I>(shared: &Arc<Shared>, io: I, info: ConnInfo)

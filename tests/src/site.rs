@@ -2,6 +2,7 @@
 
 use std::net::Ipv4Addr;
 
+use crate::h2fault::H2Fault;
 use crate::reply::Reply;
 use crate::Error;
 
@@ -83,6 +84,7 @@ pub struct Site {
     cert: CertMode,
     routes: Vec<Route>,
     default: Reply,
+    h2_fault: Option<H2Fault>,
 }
 
 impl std::fmt::Debug for Site {
@@ -112,6 +114,7 @@ impl Site {
             cert: CertMode::Valid,
             routes: Vec::new(),
             default: Reply::not_found(),
+            h2_fault: None,
         }
     }
 
@@ -125,6 +128,18 @@ impl Site {
     pub fn ipv6(mut self, on: bool) -> Self {
         self.ipv6 = on;
         self
+    }
+
+    /// Serve the site's HTTP/2 connections with `fault` instead of its routes (HTTP/1.1
+    /// clients still get the routes).
+    pub fn h2_fault(mut self, fault: H2Fault) -> Self {
+        self.h2_fault = Some(fault);
+        self
+    }
+
+    /// The HTTP/2 fault the site's connections show, if any.
+    pub fn h2_fault_mode(&self) -> Option<H2Fault> {
+        self.h2_fault
     }
 
     /// Leave the site out of DNS (it is still served to clients that connect to its IP).
