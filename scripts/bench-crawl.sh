@@ -7,6 +7,7 @@
 # usage: scripts/bench-crawl.sh [SITES] [CONCURRENCY] [DELAY_MS] [MIX]
 #   MIX: realistic (default: 97% plain, 2% card + MCP server, 1% 401/429/503/redirect)
 #        or tenth (one in ten an MCP server, plus the demo sites)
+#        or shapes (the real web's shapes: tests/src/shapes.rs)
 # Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
 # (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the
 # crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind").
@@ -32,7 +33,7 @@ sampler=$!
 # shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists
 /usr/bin/time -v ${BENCH_WRAP:-} "$bin" crawl "$SIMWEB_DIR/list.txt" --quiet \
   --out "$work/store" --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$SIMWEB_DIR/ca.pem" \
-  --allow-net 127.0.0.0/8 --concurrency "$concurrency" --per-ip-rps 100000 \
+  --allow-net 127.0.0.0/8 --allow-net ::1/128 --concurrency "$concurrency" --per-ip-rps 100000 \
   --per-ip-connections 100000 ${BENCH_CRAWL_FLAGS:-} 2> "$work/time.txt" \
   || { kill "$sampler"; cat "$work/time.txt"; exit 1; }
 web_after=$(web_cpu)

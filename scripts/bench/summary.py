@@ -72,6 +72,9 @@ def main():
     export, kinds_path, requests_path, time_path, web_cpu, concurrency, delay_ms = sys.argv[1:8]
     progress = sys.argv[8] if len(sys.argv) > 8 else None
     kinds = dict(line.split() for line in open(kinds_path) if line.strip())
+    # The shapes mix names its MCP sites; the others follow tests/src/mix.rs's rule.
+    hosts_path = os.path.join(os.path.dirname(kinds_path), "mcp_hosts.txt")
+    mcp_hosts = set(open(hosts_path).read().split()) if os.path.exists(hosts_path) else None
     present = int(kinds.get("mcp", 0))
     requests = int(open(requests_path).read().strip() or 0)
     wall, cpu, rss_kb = read_time(time_path)
@@ -84,7 +87,11 @@ def main():
         r = json.loads(line)
         n += 1
         outcomes[r["outcome"]] += 1
-        if r["host"].startswith("site") and kind_of(r["host"], kinds) == "mcp":
+        if mcp_hosts is not None:
+            is_mcp = r["host"] in mcp_hosts
+        else:
+            is_mcp = r["host"].startswith("site") and kind_of(r["host"], kinds) == "mcp"
+        if is_mcp:
             if r["outcome"] == "pass":
                 found += 1
             else:

@@ -238,7 +238,10 @@ impl DnsServer {
             ),
             None => match self.registry.site(&name).filter(|s| s.in_dns()) {
                 Some(site) => {
-                    let mut addrs = vec![IpAddr::V4(site.ipv4())];
+                    let mut addrs = Vec::new();
+                    if !site.is_ipv6_only() {
+                        addrs.push(IpAddr::V4(site.ipv4()));
+                    }
                     if site.has_ipv6() {
                         addrs.push(IpAddr::V6(Ipv6Addr::LOCALHOST));
                     }

@@ -57,6 +57,6 @@ pub use error::Error;
 pub use h2fault::H2Fault;
 pub use record::{ConnStats, RecordLimits, RecordedRequest, OVERFLOW_HOST};
 pub use reply::{AsyncHandler, Handler, LivePiece, Reply, ReplyFuture, RpcCall, HANG_LIMIT};
-pub use site::{CertMode, Scheme, Site};
+pub use site::{CertMode, Scheme, Site, TlsFault};
 pub use sse::SseEvent;
 pub use web::{SimWeb, SimWebBuilder};

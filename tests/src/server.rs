@@ -12,7 +12,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::Semaphore;
-use tokio_rustls::TlsAcceptor;
+use tokio_rustls::{LazyConfigAcceptor, TlsAcceptor};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::record::{ConnCounter, Recorder};
 use crate::registry::Registry;
 use crate::respond::{respond, ConnInfo};
+use crate::site::{normalize_host, TlsFault};
 use crate::Error;
 
 /// Attempts at finding a port free on every address.
@@ -186,7 +187,7 @@ async fn serve_conn(
     }
     let accepted = tokio::select! {
         _ = shared.cancel.cancelled() => return,
-        r = tokio::time::timeout(deadline, shared.tls.accept(stream)) => r,
+        r = tokio::time::timeout(deadline, handshake(&shared, stream)) => r,
     };
     match accepted {
         Ok(Ok(tls)) => {
@@ -216,6 +217,37 @@ fn h2_fault(
         return None;
     }
     shared.registry.site(conn.server_name()?)?.h2_fault_mode()
+}
+
+/// The TLS handshake: the ClientHello first, so a site named by its SNI can break the
+/// handshake as its [`TlsFault`] says; otherwise the usual certificate by SNI.
+async fn handshake(
+    shared: &Shared,
+    stream: TcpStream,
+) -> std::io::Result<tokio_rustls::server::TlsStream<TcpStream>> {
+    let start = LazyConfigAcceptor::new(rustls::server::Acceptor::default(), stream).await?;
+    let fault = start
+        .client_hello()
+        .server_name()
+        .and_then(|name| shared.registry.site(&normalize_host(name)))
+        .map_or(TlsFault::None, |site| site.tls_fault_mode());
+    let accept = start.into_stream(shared.tls.config().clone());
+    let broken = || std::io::Error::other("handshake broken by the site's TLS fault");
+    match fault {
+        TlsFault::None => accept.await,
+        TlsFault::Reset => {
+            // A zero linger turns the close into a RST.
+            if let Some(tcp) = accept.get_ref() {
+                let _ = tcp.set_zero_linger();
+            }
+            drop(accept);
+            Err(broken())
+        }
+        TlsFault::Close => {
+            drop(accept);
+            Err(broken())
+        }
+    }
 }
 
 async fn serve_http<I>(shared: &Arc<Shared>, io: I, info: ConnInfo)

@@ -23,7 +23,18 @@
 //!   here.
 //! - bot walls (a 403 HTML challenge to a non-browser client): no published share was found;
 //!   30‰ is an assumption.
-//! - 5xx on some paths only: assumption, 10‰.
+//! - 5xx on some paths only: assumption, 10‰; every `/.well-known/` path answering 503
+//!   ([`Shape::WellKnownUnavailable`]): assumption, 5‰.
+//! - slow and trickling sites: CrUX, as the Web Almanac's Performance chapters (2022–2024) read
+//!   it, rates a large minority of origins' time to first byte as not good, but no published
+//!   share of homepages whose headers take several seconds was found: [`Shape::SlowHome`]
+//!   (headers after [`SLOW_HEAD`]) 20‰, [`Shape::StalledHome`] (after [`STALLED_HEAD`], past
+//!   the crawler's 10 s per document) 5‰ and [`Shape::TrickleHome`] (a body of
+//!   [`TRICKLE_BODY`] bytes, [`TRICKLE_BYTES`] a second) 5‰ are assumptions.
+//! - sites with only IPv6 addresses ([`Shape::Ipv6Only`]): rare on top lists; no published
+//!   share was found, 1‰ is an assumption.
+//! - sites that reset TLS ([`Shape::TlsReset`]: RST after the ClientHello; [`Shape::TlsClose`]:
+//!   closed after it): no published share was found; 3‰ and 2‰ are assumptions.
 //! - servers only the newest discovery finds ([`Shape::NewestOnly`]): assumption, 2‰ (the
 //!   2026-07-28 revision is new; every one carries a server).
 //! - the rest ([`Shape::Plain`]): a homepage and 404 elsewhere.
@@ -32,12 +43,14 @@
 //! every 50th site of each shape that can carry one (the share of sites publishing an MCP
 //! endpoint is small; no census has measured it yet, which is what this crawler is for).
 
+use std::time::Duration;
+
 use serde_json::json;
 
 use crate::mcp::origin_for;
 use crate::mcp::McpServer;
 use crate::reply::Reply;
-use crate::site::Site;
+use crate::site::{Site, TlsFault};
 
 /// One shape of the real web.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +70,23 @@ pub enum Shape {
     BotWall,
     /// The homepage and the server card answer; the legacy card and the catalog answer 503.
     PartialFiveHundred,
+    /// Every `/.well-known/` path answers 503 (no Retry-After): a path routed to a backend
+    /// that is not there. The homepage and `/mcp` answer.
+    WellKnownUnavailable,
+    /// The homepage's headers come after [`SLOW_HEAD`]; every other path answers at once.
+    SlowHome,
+    /// The homepage's headers come after [`STALLED_HEAD`], past the crawler's time for a
+    /// document; every other path answers at once.
+    StalledHome,
+    /// The homepage's body trickles, [`TRICKLE_BYTES`] a second, for longer than the crawler's
+    /// time for a document.
+    TrickleHome,
+    /// DNS gives only an IPv6 address (::1); the site serves there.
+    Ipv6Only,
+    /// TCP is accepted, then the connection is reset after the ClientHello.
+    TlsReset,
+    /// TCP is accepted, then the connection is closed after the ClientHello.
+    TlsClose,
     /// Only the newest discovery finds it: `/.well-known/ai-catalog.json` lists the card at
     /// `<endpoint>/server-card`, and the server answers only the 2026-07-28 revision
     /// (`server/discover`, no `initialize`).
@@ -64,6 +94,15 @@ pub enum Shape {
     /// A homepage and 404 elsewhere.
     Plain,
 }
+
+/// When a [`Shape::SlowHome`] homepage's headers come: slow, within the crawler's 10 s.
+pub const SLOW_HEAD: Duration = Duration::from_secs(4);
+/// When a [`Shape::StalledHome`] homepage's headers come: past the crawler's 10 s.
+pub const STALLED_HEAD: Duration = Duration::from_secs(15);
+/// A [`Shape::TrickleHome`] homepage's length, sent [`TRICKLE_BYTES`] a second.
+pub const TRICKLE_BODY: usize = 480;
+/// Bytes a second of a [`Shape::TrickleHome`] homepage.
+pub const TRICKLE_BYTES: usize = 16;
 
 /// The shares of [`mix`], per mille, in the order [`mix`] deals them.
 pub const MIX: &[(Shape, u32)] = &[
@@ -74,8 +113,15 @@ pub const MIX: &[(Shape, u32)] = &[
     (Shape::SoftNotFound, 150),
     (Shape::BotWall, 30),
     (Shape::PartialFiveHundred, 10),
+    (Shape::WellKnownUnavailable, 5),
+    (Shape::SlowHome, 20),
+    (Shape::StalledHome, 5),
+    (Shape::TrickleHome, 5),
+    (Shape::Ipv6Only, 1),
+    (Shape::TlsReset, 3),
+    (Shape::TlsClose, 2),
     (Shape::NewestOnly, 2),
-    (Shape::Plain, 336),
+    (Shape::Plain, 295),
 ];
 
 /// The sites of one shape: the host to put in the input list, every virtual site it needs, and
@@ -106,7 +152,12 @@ fn redirect_all(to: String) -> Reply {
 
 /// The site at `host` with a homepage, and a card naming `server` at `/mcp` when one is given.
 fn living(host: &str, server: Option<&McpServer>) -> Site {
-    let site = Site::new(host).route("/", home());
+    serving(host, home(), server)
+}
+
+/// The same with its own homepage.
+fn serving(host: &str, home: Reply, server: Option<&McpServer>) -> Site {
+    let site = Site::new(host).route("/", home);
     let Some(server) = server else { return site };
     site.route(
         "/.well-known/mcp/server-card.json",
@@ -133,7 +184,10 @@ fn card_reply(host: String) -> Reply {
 impl Shape {
     /// Whether an MCP server can be reached behind this shape.
     pub fn can_serve(self) -> bool {
-        !matches!(self, Shape::OtherSite | Shape::Loop | Shape::BotWall)
+        !matches!(
+            self,
+            Shape::OtherSite | Shape::Loop | Shape::BotWall | Shape::TlsReset | Shape::TlsClose
+        )
     }
 
     /// The sites of this shape for the input `host` (a name without `www.`), with an MCP
@@ -204,6 +258,43 @@ impl Shape {
                     .route("/.well-known/mcp.json", busy.clone())
                     .route("/.well-known/ai-catalog.json", busy);
                 (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::WellKnownUnavailable => {
+                let busy = Reply::text("Service Unavailable").with_status(503);
+                let site = living(host, None).route("/.well-known/*", busy);
+                let site = match &server {
+                    Some(s) => site.mcp("/mcp", s),
+                    None => site,
+                };
+                (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::SlowHome | Shape::StalledHome | Shape::TrickleHome | Shape::Ipv6Only => {
+                let page = match self {
+                    Shape::SlowHome => home().delay(SLOW_HEAD),
+                    Shape::StalledHome => home().delay(STALLED_HEAD),
+                    Shape::TrickleHome => Reply::html(format!(
+                        "<!doctype html><html><body>{}</body></html>",
+                        "x".repeat(TRICKLE_BODY - 41)
+                    ))
+                    .trickle(TRICKLE_BYTES, Duration::from_secs(1)),
+                    _ => home(),
+                };
+                let site = serving(host, page, server.as_ref());
+                let site = if self == Shape::Ipv6Only {
+                    site.ipv6_only()
+                } else {
+                    site
+                };
+                (host.to_owned(), Some(host.to_owned()), vec![site])
+            }
+            Shape::TlsReset | Shape::TlsClose => {
+                let fault = if self == Shape::TlsReset {
+                    TlsFault::Reset
+                } else {
+                    TlsFault::Close
+                };
+                let site = Site::new(host).route("/", home()).tls_fault(fault);
+                (host.to_owned(), None, vec![site])
             }
             Shape::NewestOnly => {
                 let server = McpServer::modern_only();

@@ -22,6 +22,19 @@ pub enum CertMode {
     Missing,
 }
 
+/// How a TLS site breaks its handshake, once the client's ClientHello has arrived (the TCP
+/// connection was accepted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TlsFault {
+    /// No fault: the handshake goes on.
+    #[default]
+    None,
+    /// The connection is reset (RST: the socket closed with a zero linger).
+    Reset,
+    /// The connection is closed (FIN) without a ServerHello.
+    Close,
+}
+
 /// Which schemes a site answers on the shared port (TLS and plain HTTP are told apart by the
 /// first byte the client sends).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,10 +91,13 @@ pub struct Site {
     name: String,
     ipv4: Ipv4Addr,
     ipv6: bool,
+    /// DNS answers only the IPv6 address (the site is still served on its IPv4 one).
+    ipv6_only: bool,
     in_dns: bool,
     dns_ttl: Option<u32>,
     scheme: Scheme,
     cert: CertMode,
+    tls_fault: TlsFault,
     routes: Vec<Route>,
     default: Reply,
     h2_fault: Option<H2Fault>,
@@ -95,6 +111,7 @@ impl std::fmt::Debug for Site {
             .field("ipv6", &self.ipv6)
             .field("scheme", &self.scheme)
             .field("cert", &self.cert)
+            .field("tls_fault", &self.tls_fault)
             .field("routes", &self.routes.len())
             .finish_non_exhaustive()
     }
@@ -108,10 +125,12 @@ impl Site {
             name: normalize_host(name.as_ref()),
             ipv4: Ipv4Addr::LOCALHOST,
             ipv6: false,
+            ipv6_only: false,
             in_dns: true,
             dns_ttl: None,
             scheme: Scheme::Https,
             cert: CertMode::Valid,
+            tls_fault: TlsFault::None,
             routes: Vec::new(),
             default: Reply::not_found(),
             h2_fault: None,
@@ -142,6 +161,14 @@ impl Site {
         self.h2_fault
     }
 
+    /// Serve the site on ::1 and answer its name with ::1 alone (AAAA only: an A query gets
+    /// no address), like a site with only IPv6 addresses.
+    pub fn ipv6_only(mut self) -> Self {
+        self.ipv6 = true;
+        self.ipv6_only = true;
+        self
+    }
+
     /// Leave the site out of DNS (it is still served to clients that connect to its IP).
     pub fn no_dns(mut self) -> Self {
         self.in_dns = false;
@@ -169,6 +196,12 @@ impl Site {
     /// Which certificate the site presents.
     pub fn cert(mut self, mode: CertMode) -> Self {
         self.cert = mode;
+        self
+    }
+
+    /// Break every TLS handshake after the ClientHello.
+    pub fn tls_fault(mut self, fault: TlsFault) -> Self {
+        self.tls_fault = fault;
         self
     }
 
@@ -211,6 +244,16 @@ impl Site {
     /// Whether it is also served on ::1.
     pub fn has_ipv6(&self) -> bool {
         self.ipv6
+    }
+
+    /// Whether DNS answers only its IPv6 address.
+    pub fn is_ipv6_only(&self) -> bool {
+        self.ipv6_only
+    }
+
+    /// How it breaks TLS handshakes.
+    pub fn tls_fault_mode(&self) -> TlsFault {
+        self.tls_fault
     }
 
     /// Whether DNS answers for it.

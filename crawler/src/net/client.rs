@@ -241,6 +241,7 @@ impl SiteClient {
         started += politeness.elapsed();
         let deadline = started + req.timeout;
 
+        let pause_on_bare_503 = req.pause_on_bare_503;
         let mut url = req.url;
         url.set_fragment(None);
         // Credentials in a URL are never sent (removing them cannot fail for http(s) URLs).
@@ -270,13 +271,14 @@ impl SiteClient {
             Ok(Ok(response)) => response,
         };
         let (parts, body) = response.into_parts();
-        if matches!(
-            parts.status,
-            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-        ) {
-            self.shared
-                .throttle
-                .slow_down(&host, retry_after(&parts.headers));
+        let wait = retry_after(&parts.headers);
+        let pause = match parts.status {
+            StatusCode::TOO_MANY_REQUESTS => true,
+            StatusCode::SERVICE_UNAVAILABLE => pause_on_bare_503 || wait.is_some(),
+            _ => false,
+        };
+        if pause {
+            self.shared.throttle.slow_down(&host, wait);
         }
         let address = parts
             .extensions

@@ -31,6 +31,8 @@ pub struct FetchRequest {
     pub body_cap: usize,
     /// Time allowed for the whole request including the body.
     pub timeout: Duration,
+    /// Whether a 503 without Retry-After pauses the host (see [`FetchRequest::bare_503_is_answer`]).
+    pub pause_on_bare_503: bool,
 }
 
 impl FetchRequest {
@@ -43,6 +45,7 @@ impl FetchRequest {
             body: None,
             body_cap: DEFAULT_BODY_CAP,
             timeout: DEFAULT_REQUEST_TIMEOUT,
+            pause_on_bare_503: true,
         }
     }
 
@@ -77,6 +80,14 @@ impl FetchRequest {
     /// Sets the whole-request timeout.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// A 503 without Retry-After is this URL's answer, not the host asking for a pause: a
+    /// path routed to a missing backend says nothing about the host's load. 429s, and 503s
+    /// naming a Retry-After, still pause the host.
+    pub fn bare_503_is_answer(mut self) -> Self {
+        self.pause_on_bare_503 = false;
         self
     }
 }

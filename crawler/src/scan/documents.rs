@@ -36,6 +36,10 @@ pub async fn fetch_documents(
     let (home_url, home) = match locate(site, doc_cap, excluded).await {
         Located::Home(url, fetched) => (url, fetched),
         Located::Left(reason) => return Err(reason),
+        Located::NoAnswer(e) => {
+            found.home_failure = Some(e);
+            return Ok(found);
+        }
     };
     let origin = site.origin.clone();
     let measured = d::Site::from_origin(&origin);
@@ -167,7 +171,7 @@ async fn fetch_doc_within(
     cap: usize,
     timeout: Duration,
 ) -> Fetched {
-    let result = site.get(url, kind.as_str(), cap, timeout).await;
+    let result = site.get_document(url, kind.as_str(), cap, timeout).await;
     log_answer(site, kind, url, cap, result)
 }
 

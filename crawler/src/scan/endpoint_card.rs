@@ -10,7 +10,8 @@
 //!
 //! It is not sent (and its document log says why) with less than `ENDPOINT_CARD_MIN_TIME` left,
 //! or when the endpoint's host answered 429 or 503 during the scan: the host asked for a pause
-//! of unknown length, and the card is not worth the wait.
+//! of unknown length, and the card is not worth the wait. A discovery document's 503 without
+//! Retry-After is that document's answer, not a pause, and does not count.
 
 use std::time::Duration;
 
@@ -92,11 +93,34 @@ pub async fn fetch_endpoint_card(
     }
 }
 
-/// Whether a request to `url`'s host got 429 or 503 in this scan (the client then pauses the
-/// host, and a request waits out the pause before its own timeout starts).
+/// Whether a request to `url`'s host got an answer that paused the host in this scan (a
+/// request then waits out the pause before its own timeout starts): a 429, or a 503 other than
+/// a document's bare one (see [`SiteScan::get_document`]).
 fn asked_to_slow_down(site: &SiteScan, url: &Url) -> bool {
     site.record.requests.iter().any(|request| {
-        matches!(request.status, Some(429 | 503))
+        paused_host(request)
             && Url::parse(&request.url).is_ok_and(|sent| sent.host_str() == url.host_str())
     })
+}
+
+/// The client's rule for which answers pause the host, read back from the request log.
+fn paused_host(request: &RequestLog) -> bool {
+    let document = [
+        DocumentKind::ServerCard,
+        DocumentKind::LegacyCard,
+        DocumentKind::AiCatalog,
+        DocumentKind::CatalogCard,
+        DocumentKind::EndpointServerCard,
+    ]
+    .iter()
+    .any(|kind| kind.as_str() == request.purpose);
+    let retry_after = request
+        .headers
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case("retry-after"));
+    match request.status {
+        Some(429) => true,
+        Some(503) => !document || retry_after,
+        _ => false,
+    }
 }

@@ -7,8 +7,10 @@ use mcpcensus_store::{DocumentKind, RedirectHop};
 use url::Url;
 
 use super::documents::{log_answer, Fetched, DOCUMENT_TIMEOUT};
+use super::robots::robots_before;
 use super::site::SiteScan;
 use crate::discovery as d;
+use crate::net::FetchError;
 
 /// Redirects followed at most: browsers allow 20, but a site that needs more than a few to
 /// reach its homepage is misconfigured, and each hop costs the site's time.
@@ -20,6 +22,8 @@ pub(super) enum Located {
     Home(Url, Fetched),
     /// The redirects left the site, looped, went on too long or to `http://`: not measured.
     Left(String),
+    /// An origin's robots.txt got no answer (nothing answers there: unreachable).
+    NoAnswer(FetchError),
 }
 
 /// The site redirects may move within: the input host and its subdomains and, for an input
@@ -38,7 +42,8 @@ fn scope(origin: &Url, registrable: Option<&str>) -> Option<d::Site> {
 }
 
 /// GETs the homepage, following redirects within the site (each hop through the site client:
-/// the address guard and politeness; and the opt-out list through `excluded`). The final origin
+/// the address guard and politeness; the opt-out list through `excluded`; and the robots.txt
+/// of each origin reached, read there first). The final origin
 /// becomes `site.origin` and, when it differs from the input's, the record's `final_origin`.
 pub(super) async fn locate(
     site: &mut SiteScan,
@@ -50,6 +55,9 @@ pub(super) async fn locate(
     let mut url = input.clone();
     let mut seen = vec![url.clone()];
     loop {
+        if let Err(e) = robots_before(site, &url).await {
+            return Located::NoAnswer(e);
+        }
         let kind = DocumentKind::Home;
         let result = site.get(&url, kind.as_str(), cap, DOCUMENT_TIMEOUT).await;
         let hop = match &result {

@@ -1,6 +1,9 @@
-//! The site's robots.txt: read once, before any other GET, and handed to the site's client,
-//! which then refuses every GET it disallows (the discovery documents, the endpoint card,
-//! the deep probe's). What it said goes into the record.
+//! The site's robots.txt: read once per origin (RFC 9309 §2.3: rules apply to the origin that
+//! serves them), before any other GET there, and handed to the site's client, which then
+//! refuses every GET it disallows (the discovery documents, the endpoint card, the deep
+//! probe's). The homepage's redirects within the site read the robots.txt of each origin they
+//! reach, so the final origin's governs discovery and `/mcp`; what it said goes into the record
+//! (its `url` names the origin).
 
 use mcpcensus_store::RobotsInfo;
 use url::Url;
@@ -14,10 +17,25 @@ pub const ROBOTS_CAP: usize = 512 * 1024;
 /// carries the connection's TCP and TLS set-up.
 pub const ROBOTS_TIMEOUT: std::time::Duration = super::documents::DOCUMENT_TIMEOUT;
 
-/// Fetches `/robots.txt` and sets its rules on the site's client. Returns the failure when
-/// nothing answers (the site is unreachable: the documents would only wait out the same).
-pub async fn read_robots(site: &mut SiteScan) -> Result<(), FetchError> {
-    let Ok(url) = site.origin.join("/robots.txt") else {
+/// Before a GET of `url`: fetches its origin's `/robots.txt` unless read already in this scan
+/// (or robots.txt is ignored), and sets its rules on the site's client. Returns the failure
+/// when nothing answers (the site is unreachable: the documents would only wait out the same).
+pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchError> {
+    let origin = url.origin().ascii_serialization();
+    let Some(read) = site.robots_read.as_mut() else {
+        return Ok(());
+    };
+    if read.contains(&origin) {
+        return Ok(());
+    }
+    read.push(origin);
+    read_robots(site, url).await
+}
+
+/// Fetches `/robots.txt` at `at`'s origin and sets its rules on the site's client; the record's
+/// robots section becomes this one (the last origin read is the one discovery runs at).
+async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
+    let Ok(url) = at.join("/robots.txt") else {
         return Ok(());
     };
     let result = site.get(&url, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
@@ -45,7 +63,7 @@ pub async fn read_robots(site: &mut SiteScan) -> Result<(), FetchError> {
     info.crawl_delay_ms = rules
         .crawl_delay()
         .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
-    site.client.set_robots(&site.origin, rules);
+    site.client.set_robots(&url, rules);
     site.record.robots = Some(info);
     match result {
         Err(

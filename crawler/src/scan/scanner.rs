@@ -13,7 +13,7 @@ use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::job::{ScanFuture, Scanner, SiteJob};
 use super::reasons;
-use super::robots::{all_disallowed, read_robots};
+use super::robots::all_disallowed;
 use super::site::SiteScan;
 use crate::audit::audit_site;
 use crate::config::{Probe, Robots};
@@ -130,6 +130,9 @@ impl SiteScanner {
         if keep {
             site.keep_transcript();
         }
+        if self.settings.robots != Robots::Respect {
+            site.ignore_robots();
+        }
         let finished =
             match tokio::time::timeout_at(deadline, self.resolve_and_guard(&mut site)).await {
                 Err(elapsed) => Err(elapsed),
@@ -218,13 +221,6 @@ impl SiteScanner {
             return;
         }
         let discovery_started = Instant::now();
-        if self.settings.robots == Robots::Respect {
-            if let Err(e) = read_robots(site).await {
-                site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
-                site.set_verdict(Outcome::Unreachable, reasons::no_answer(&e));
-                return;
-            }
-        }
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
         let found = fetch_documents(site, self.settings.document_cap, &excluded).await;
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));

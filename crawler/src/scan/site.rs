@@ -23,6 +23,8 @@ pub struct SiteScan {
     pub origin: Url,
     /// A request ran out of time because the site deadline passed (not its own limit).
     pub hit_deadline: bool,
+    /// The origins whose robots.txt this scan read; `None` when robots.txt is ignored.
+    pub robots_read: Option<Vec<String>>,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
     /// its request log moves into the record as each request ends.
     pub recorder: Recorder,
@@ -36,8 +38,14 @@ impl SiteScan {
             deadline,
             origin,
             hit_deadline: false,
+            robots_read: Some(Vec::new()),
             recorder: Recorder::new(false),
         }
+    }
+
+    /// Reads no robots.txt (`--robots ignore`).
+    pub fn ignore_robots(&mut self) {
+        self.robots_read = None;
     }
 
     /// Keeps every request and answer from now on (off by default: the crawl keeps only the
@@ -156,8 +164,36 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
+        self.send_get(url, purpose, cap, timeout, false).await
+    }
+
+    /// The same GET for a discovery document (a card or catalog): a 503 without Retry-After
+    /// is the document's answer and does not pause the host, so a site whose `/.well-known/`
+    /// paths all answer 503 goes on to `/mcp` and the session at once. The homepage,
+    /// robots.txt and `/mcp` speak for the host and keep the pause.
+    pub async fn get_document(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+    ) -> Result<FetchResponse, FetchError> {
+        self.send_get(url, purpose, cap, timeout, true).await
+    }
+
+    async fn send_get(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        cap: usize,
+        timeout: Duration,
+        document: bool,
+    ) -> Result<FetchResponse, FetchError> {
         self.robots_check(url)?;
-        let (req, mut entry) = self.begin(url, purpose, cap, timeout);
+        let (mut req, mut entry) = self.begin(url, purpose, cap, timeout);
+        if document {
+            req = req.bare_503_is_answer();
+        }
         let result = self.client.fetch(req).await;
         match &result {
             Ok(r) => {

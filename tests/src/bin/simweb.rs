@@ -4,7 +4,10 @@
 //!
 //! Starts SITES generated sites spread over IPS loopback addresses 127.0.10.x: with MIX
 //! `tenth` (the default) one in ten an MCP server, plus the demo sites; with `realistic` 97%
-//! plain, 2% with a server card and an MCP server, 1% answering 401, 429, 503 or a redirect.
+//! plain, 2% with a server card and an MCP server, 1% answering 401, 429, 503 or a redirect;
+//! with `shapes` the real web's shapes in their published shares (`mcpcensus_simweb::shapes`:
+//! redirects to `www` and back, soft 404s, bot walls, slow sites, TLS resets, …), writing
+//! DIR/mcp_hosts.txt (the inputs with an MCP server behind them) as well.
 //! Every answer waits DELAY_MS first (default 0). Writes DIR/list.txt (the crawl input),
 //! DIR/ca.pem, DIR/dns.txt (the DNS server's address), DIR/kinds.txt (sites per kind) and
 //! finally DIR/ready, then serves until its standard input closes, and writes
@@ -14,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mcpcensus_simweb::mix::{self, Kind, Mix};
+use mcpcensus_simweb::shapes;
 use mcpcensus_simweb::{demo, Config, RecordLimits, SimWeb};
 
 #[tokio::main]
@@ -37,11 +41,12 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         .transpose()?
         .unwrap_or(50)
         .clamp(1, 250);
-    let mix: Mix = args
-        .next()
-        .map(|s| s.parse())
-        .transpose()?
-        .unwrap_or(Mix::Tenth);
+    let mix_arg = args.next();
+    let shaped = mix_arg.as_deref() == Some("shapes");
+    let mix: Mix = match mix_arg {
+        Some(name) if !shaped => name.parse()?,
+        _ => Mix::Tenth,
+    };
     let delay_ms: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
     std::fs::create_dir_all(&dir)?;
     let config = Config {
@@ -58,14 +63,16 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         ..Config::default()
     };
     let mut builder = SimWeb::builder().config(config);
-    if mix == Mix::Tenth {
+    if mix == Mix::Tenth && !shaped {
         builder = builder
             .sites(demo::demo_sites())
             .dns_rules(demo::demo_dns_rules());
     }
     let web = builder.start().await?;
     let mut list: Vec<String> = Vec::new();
-    if mix == Mix::Tenth {
+    if shaped {
+        write_shapes(&web, &dir, sites, ips, &mut list)?;
+    } else if mix == Mix::Tenth {
         list.extend(demo::DEMO_SITES.iter().map(|(name, _)| web.input(name)));
         list.extend(
             demo::DEMO_DNS_FAULTS
@@ -74,7 +81,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let mut kinds = [0u64; Kind::ALL.len()];
-    for i in 0..sites {
+    for i in (0..sites).filter(|_| !shaped) {
         let name = format!("site{i}.bench.test");
         let ip = [127, 0, 10, (i % ips) as u8 + 1];
         web.add_site(mix::site(mix, i, &name, ip.into(), web.port()))?;
@@ -86,7 +93,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|kind| format!("{} {}\n", kind.name(), kinds[*kind as usize]))
         .collect();
-    std::fs::write(dir.join("kinds.txt"), counts)?;
+    if !shaped {
+        std::fs::write(dir.join("kinds.txt"), counts)?;
+    }
     web.write_ca_pem(dir.join("ca.pem"))?;
     std::fs::write(dir.join("dns.txt"), web.dns_addr().to_string())?;
     std::fs::write(dir.join("ready"), "")?;
@@ -107,5 +116,34 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         format!("{}\n", web.total_requests()),
     )?;
     web.shutdown().await;
+    Ok(())
+}
+
+/// The `shapes` mix: SITES shaped inputs spread over IPS addresses; DIR/kinds.txt counts the
+/// shapes (and `mcp`, the inputs with a server behind), DIR/mcp_hosts.txt names those inputs.
+fn write_shapes(
+    web: &SimWeb,
+    dir: &std::path::Path,
+    sites: u64,
+    ips: u64,
+    list: &mut Vec<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    let mut with_server = Vec::new();
+    for (i, shaped) in shapes::mix(sites as usize, 0).into_iter().enumerate() {
+        let ip = std::net::Ipv4Addr::new(127, 0, 10, (i as u64 % ips) as u8 + 1);
+        for site in shaped.sites {
+            web.add_site(site.ip(ip))?;
+        }
+        *counts.entry(format!("{:?}", shaped.shape)).or_default() += 1;
+        if shaped.server.is_some() {
+            with_server.push(shaped.input.clone());
+        }
+        list.push(web.input(&shaped.input));
+    }
+    counts.insert("mcp".to_owned(), with_server.len() as u64);
+    let text: String = counts.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+    std::fs::write(dir.join("kinds.txt"), text)?;
+    std::fs::write(dir.join("mcp_hosts.txt"), with_server.join("\n") + "\n")?;
     Ok(())
 }

@@ -57,6 +57,7 @@ async fn web() -> SimWeb {
         .site(Site::new("a.test"))
         .site(Site::new("b.test").ip([127, 0, 0, 2]).ipv6(true).dns_ttl(5))
         .site(Site::new("hidden.test").no_dns())
+        .site(Site::new("six.test").ipv6_only())
         .dns(DnsRule::servfail("broken.test"))
         .dns(DnsRule::refused("refused.test"))
         .dns(DnsRule::no_answer("silent.test"))
@@ -96,6 +97,13 @@ async fn registered_names_get_their_addresses_with_the_ttl() {
 
     assert_eq!(web.dns_queries("a.test"), 2);
     assert_eq!(web.dns_queries("b.test"), 2);
+
+    // An IPv6-only site: AAAA ::1, and an A query with no records.
+    let six = udp(&web, "six.test.", RecordType::AAAA).await;
+    assert_eq!(addrs(&six), vec![IpAddr::V6(Ipv6Addr::LOCALHOST)]);
+    let four = udp(&web, "six.test.", RecordType::A).await;
+    assert_eq!(four.metadata.response_code, ResponseCode::NoError);
+    assert!(four.answers.is_empty());
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use super::client::get;
 use crate::mix::{self, Kind, Mix};
+use crate::shapes::{self, MIX};
 use crate::{Config, SimWeb};
 
 #[test]
@@ -14,6 +15,28 @@ fn the_realistic_mix_has_its_shares() {
     }
     // 97% plain, 2% MCP, 1% split over the four failing kinds.
     assert_eq!(counts, [9_700, 200, 25, 25, 25, 25]);
+}
+
+#[test]
+fn the_shape_mix_sums_to_a_thousand_and_deals_every_shape() {
+    assert_eq!(MIX.iter().map(|(_, share)| share).sum::<u32>(), 1000);
+    let sites = shapes::mix(20_000, 7);
+    for (shape, share) in MIX {
+        let dealt = sites.iter().filter(|s| s.shape == *shape).count() as u32;
+        // Within half of the share either way, over 20,000 sites (20 per mille at 1‰).
+        assert!(
+            dealt * 2 >= share * 20 && dealt <= share * 20 * 2,
+            "{shape:?}: {dealt} of 20000 for {share}‰"
+        );
+        let served = sites
+            .iter()
+            .filter(|s| s.shape == *shape && s.server.is_some())
+            .count();
+        assert_eq!(
+            served > 0,
+            shape.can_serve() || *shape == shapes::Shape::NewestOnly
+        );
+    }
 }
 
 #[tokio::test]

@@ -23,7 +23,7 @@ fn localhost() -> IpAddr {
 }
 
 /// Options for tests: the site name pinned to 127.0.0.1, generous rates, no jitter.
-fn options(pki: &TestPki) -> NetOptions {
+pub(super) fn options(pki: &TestPki) -> NetOptions {
     NetOptions {
         static_hosts: HashMap::from([(SITE.to_owned(), vec![localhost()])]),
         allow_nets: vec![LOOPBACK.parse().expect("net")],
@@ -41,7 +41,7 @@ fn options(pki: &TestPki) -> NetOptions {
     }
 }
 
-fn url(server: &Server, scheme: &str, path: &str) -> Url {
+pub(super) fn url(server: &Server, scheme: &str, path: &str) -> Url {
     let port = server.addr.port();
     Url::parse(&format!("{scheme}://{SITE}:{port}{path}")).expect("url")
 }

@@ -8,3 +8,4 @@ mod resolver;
 mod safety;
 mod support;
 mod throttle;
+mod unavailable;

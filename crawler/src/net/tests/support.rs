@@ -287,6 +287,15 @@ async fn route(req: Request<Incoming>, stats: Arc<Stats>) -> Response<Body> {
             );
             response
         }
+        "/unavailable" => respond(StatusCode::SERVICE_UNAVAILABLE, full("no backend")),
+        "/unavailable-later" => {
+            let mut response = respond(StatusCode::SERVICE_UNAVAILABLE, full("later"));
+            response.headers_mut().insert(
+                http::header::RETRY_AFTER,
+                http::HeaderValue::from_static("7"),
+            );
+            response
+        }
         "/sse" => {
             let (tx, rx) = mpsc::channel(1);
             tokio::spawn(async move {
