@@ -122,7 +122,9 @@ where
 
 /// One HTTP/2 frame: 9-byte header, then the payload.
 fn frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
-    let len = u32::try_from(payload.len()).unwrap_or(u32::MAX).to_be_bytes();
+    let len = u32::try_from(payload.len())
+        .unwrap_or(u32::MAX)
+        .to_be_bytes();
     let mut out = Vec::with_capacity(9 + payload.len());
     out.extend_from_slice(&len[1..]);
     out.push(kind);

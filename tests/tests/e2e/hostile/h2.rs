@@ -36,10 +36,11 @@ async fn hostile_http2_faults() {
             r.requests.len()
         );
         let label = name.split('.').next().unwrap_or_default();
+        let home = c.web.url(name, "/");
         let home_answered = r
             .requests
             .iter()
-            .any(|q| q.url.ends_with(":{}/".replace("{}", &c.web.port().to_string()).as_str()) && q.status == Some(200));
+            .any(|q| q.url == home && q.status == Some(200));
         match label {
             // The fault meets the survey's session: the homepage named /mcp and was read.
             "goaway" => {
