@@ -108,12 +108,12 @@ impl Aggregator {
                 }
             }
         }
-        if let Some(source) = &r.discovery_source {
+        if let Some(source) = r.discovery_source {
             rep.sites_with_discovery_document += 1;
-            bump(&mut rep.discovery_sources, source);
+            bump(&mut rep.discovery_sources, source.as_str());
         }
         for feature in &r.deprecated_features {
-            bump(&mut rep.deprecated_features, feature);
+            bump(&mut rep.deprecated_features, feature.as_str());
         }
         let pass = r.outcome == Outcome::Pass;
         if let Some(host) = &r.host {
@@ -130,7 +130,10 @@ impl Aggregator {
                 r.auth.as_ref().map(|a| a.kind.as_str()),
             ),
             (&mut rep.spec_versions, r.spec_version.as_deref()),
-            (&mut rep.migration_status, r.migration_status.as_deref()),
+            (
+                &mut rep.migration_status,
+                r.migration_status.map(|m| m.as_str()),
+            ),
         ] {
             if let Some(v) = value {
                 bump(map, v);
@@ -139,7 +142,7 @@ impl Aggregator {
         for f in &r.findings {
             *self
                 .findings
-                .entry((f.rule_id.clone(), f.severity.clone()))
+                .entry((f.rule_id.clone(), f.severity.as_str().to_owned()))
                 .or_default() += 1;
         }
         for t in &r.tools {

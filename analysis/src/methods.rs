@@ -84,7 +84,7 @@ pub fn run_methods(manifest: &RunManifest) -> RunMethods {
                 value: string_at(&manifest.config, pointer),
             })
             .collect(),
-        lines_read: manifest.counts.get("lines_read").copied(),
+        lines_read: manifest.counts.as_ref().map(|c| c.lines_read),
         inputs: inputs(&raw),
     }
 }

@@ -57,7 +57,7 @@ fn counts_outcomes_sites_and_tool_quantiles() {
     failing.defect = true;
     failing.findings.push(Finding {
         rule_id: "MCP-DISC-001".into(),
-        severity: "info".into(),
+        severity: mcpcensus_store::Severity::Info,
         evidence: String::new(),
         url: None,
         tool: None,

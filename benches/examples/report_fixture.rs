@@ -4,9 +4,7 @@
 //! manifests' counts are recomputed from the records written.
 //! usage: cargo run --release -p mcpcensus-benches --example report_fixture -- SRC DST N
 
-use std::collections::BTreeMap;
-
-use mcpcensus_store::{RunStatus, Store};
+use mcpcensus_store::{RunCounts, RunStatus, Store};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -24,10 +22,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let mut out = manifest.clone();
-        out.counts = BTreeMap::new();
+        out.counts = None;
         out.status = RunStatus::Complete;
         let mut writer = dst.create_run(&out)?;
-        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+        let mut counts = RunCounts::default();
         for i in 0..n {
             let copy = i / records.len() as u64;
             let mut r = records[(i % records.len() as u64) as usize].clone();
@@ -35,17 +33,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 r.origin = r.origin.map(|o| format!("{o}/c{copy}"));
             }
             r.input_line = i + 1;
-            *counts.entry("records_written".into()).or_default() += 1;
-            *counts
-                .entry(format!("outcome.{}", r.outcome.as_str()))
-                .or_default() += 1;
-            if r.endpoint.is_some() {
-                *counts.entry("endpoints".into()).or_default() += 1;
-            }
+            counts.records_written += 1;
+            *counts.per_outcome.entry(r.outcome).or_default() += 1;
+            counts.endpoints += u64::from(r.endpoint.is_some());
             writer.append(&r)?;
         }
         writer.finish()?;
-        out.counts = counts;
+        out.counts = Some(counts);
         dst.write_manifest(&out)?;
         println!("run {}: {n} records", out.run_id);
     }

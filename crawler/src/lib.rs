@@ -33,5 +33,7 @@ pub mod rule;
 pub mod run;
 pub mod scan;
 pub mod session;
+#[cfg(test)]
+mod testkit;
 
 pub use error::{ConfigError, Error, InputError};

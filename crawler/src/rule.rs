@@ -2,32 +2,10 @@
 //! a stable id, a default severity, what it applies to, a title and a fix. Pure data, below
 //! both users, so neither imports the other.
 
+pub use mcpcensus_store::Severity;
+
 use mcpcensus_store::Finding;
 use url::Url;
-
-/// How much a finding matters. `Reported` is seed 002's "reported, not scored": counted for
-/// research, never held against the site.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
-    High,
-    Medium,
-    Low,
-    Info,
-    Reported,
-}
-
-impl Severity {
-    /// The text kept in `Finding::severity`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::High => "high",
-            Severity::Medium => "medium",
-            Severity::Low => "low",
-            Severity::Info => "info",
-            Severity::Reported => "reported",
-        }
-    }
-}
 
 /// The documents a rule reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,7 +76,7 @@ impl Rule {
     ) -> Finding {
         Finding {
             rule_id: self.id.to_owned(),
-            severity: severity.as_str().to_owned(),
+            severity,
             evidence,
             url: url.map(str::to_owned),
             tool: tool.map(str::to_owned),

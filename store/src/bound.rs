@@ -103,7 +103,11 @@ fn bound_texts(r: &mut Record, cut: &mut Cuts) {
             cut.text("annotations", a, MAX_JSON_BYTES);
         }
     }
-    for n in r.tool_names.iter_mut().chain(r.tool_names_seed.iter_mut()) {
+    for n in r
+        .tool_names
+        .iter_mut()
+        .chain(r.tool_names_first_25.iter_mut())
+    {
         cut.text("texts", n, MAX_TEXT_BYTES);
     }
 }

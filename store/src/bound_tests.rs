@@ -4,7 +4,7 @@ use crate::record::{Finding, Outcome, Record};
 fn finding(i: usize) -> Finding {
     Finding {
         rule_id: "MCP-CAT-002".into(),
-        severity: "medium".into(),
+        severity: crate::Severity::Medium,
         evidence: format!("entry {i} lacks an identifier; a type; a url or data"),
         url: Some("https://hostile.test/.well-known/ai-catalog.json".into()),
         tool: None,

@@ -32,7 +32,12 @@ pub enum StoreError {
         source: serde_json::Error,
     },
 
-    #[error("segment {path} has schema version {found}; this build reads version {expected}")]
+    /// Left untouched: a segment of another schema is never cut or rewritten as damage.
+    #[error(
+        "segment {path} has record schema version {found}; this build reads version {expected} \
+         only. The segment was left untouched: read, export or resume that run with a build of \
+         schema {found} (`mcpcensus export --format jsonl`), or start a new run"
+    )]
     SchemaVersion {
         path: PathBuf,
         found: u16,

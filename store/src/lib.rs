@@ -1,5 +1,8 @@
 //! Records, the embedded store and its exports.
 
+#[macro_use]
+mod record_enum;
+
 pub mod bound;
 #[cfg(test)]
 mod bound_tests;
@@ -7,21 +10,31 @@ pub mod clickhouse;
 pub mod derived;
 pub mod error;
 pub mod export;
+mod first_tools;
 pub mod record;
+#[cfg(test)]
+mod record_tests;
 mod serde_helpers;
 pub mod store;
 #[cfg(test)]
 mod testutil;
+mod vocab;
 
 pub use bound::bound;
 pub use derived::{document_kinds, origin_move, scanned, server_fingerprint, OriginMove};
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
+pub use first_tools::{
+    FirstToolNames, DEPRECATED_FIRST_TOOL_NAMES_KEY, FIRST_TOOL_NAMES, FIRST_TOOL_NAMES_KEY,
+};
 pub use record::*;
 pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
     decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
-    Provenance, ResumePass, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
+    Provenance, ResumePass, RunCounts, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
     SegmentWriter, Store, WriterOptions,
+};
+pub use vocab::{
+    ChecklistStep, DeprecatedFeature, DiscoverySource, MigrationStatus, ProbeDepth, Severity,
 };

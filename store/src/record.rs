@@ -3,48 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Bumped whenever a field is added, removed or changes meaning.
-pub const SCHEMA_VERSION: u16 = 1;
+use crate::first_tools::FirstToolNames;
+use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, MigrationStatus};
+use crate::vocab::{ProbeDepth, Severity};
 
-macro_rules! record_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
-        #[rkyv(derive(Debug, PartialEq, Eq))]
-        pub enum $name {
-            $(#[serde(rename = $text)] $variant),+
-        }
-
-        impl $name {
-            /// Every value, in declaration order (reports iterate over these).
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The stable text form used in JSON, ClickHouse and reports.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-
-            /// Parses the stable text form.
-            pub fn parse(text: &str) -> Option<Self> {
-                match text { $($text => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = String;
-            fn from_str(text: &str) -> Result<Self, String> {
-                Self::parse(text).ok_or_else(|| format!("unknown {} {text:?}", stringify!($name)))
-            }
-        }
-    };
-}
+/// Bumped whenever a field is added, removed or changes meaning, or the stored (rkyv) layout
+/// changes. 2: the record's enums, `tool_names_first_25`, and the fields added after 1's first
+/// release (final origin, redirects, surface, truncated, robots, refused URLs).
+pub const SCHEMA_VERSION: u16 = 2;
 
 record_enum!(
     /// The verdict for one site (seed 000's outcomes plus the crawler's own).
@@ -291,8 +257,7 @@ pub struct RobotsInfo {
 )]
 pub struct Finding {
     pub rule_id: String,
-    /// `high`, `medium`, `low`, `info` or `reported` (reported, not scored).
-    pub severity: String,
+    pub severity: Severity,
     pub evidence: String,
     /// The document or endpoint the evidence comes from.
     pub url: Option<String>,
@@ -384,8 +349,8 @@ pub struct Record {
     pub defect: bool,
     pub endpoint: Option<String>,
     pub discovered_via: Option<DiscoveredVia>,
-    /// Seed 002's discovery order: which document first named an MCP server.
-    pub discovery_source: Option<String>,
+    /// The discovery audit's order: which document first named an MCP server.
+    pub discovery_source: Option<DiscoverySource>,
     pub protocol_version: Option<String>,
     pub session_id_issued: bool,
     pub server_name: Option<String>,
@@ -395,17 +360,19 @@ pub struct Record {
     pub tool_count: Option<u32>,
     /// Every tool name read, up to the tool cap.
     pub tool_names: Vec<String>,
-    /// The first 25 tool names, as seed 000 keeps them.
-    pub tool_names_seed: Vec<String>,
+    /// The first 25 tool names, as the survey keeps them (JSON: `tool_names_first_25`, and
+    /// the deprecated `tool_names_seed` until schema 3).
+    #[serde(flatten)]
+    pub tool_names_first_25: FirstToolNames,
     pub tools: Vec<ToolInfo>,
     pub tool_list_fingerprint: Option<String>,
-    pub probe: Option<String>,
+    pub probe: Option<ProbeDepth>,
     pub transport: Option<Transport>,
     pub auth: Option<AuthInfo>,
     pub spec_version: Option<String>,
-    pub deprecated_features: Vec<String>,
-    pub migration_status: Option<String>,
-    pub checklist: Vec<String>,
+    pub deprecated_features: Vec<DeprecatedFeature>,
+    pub migration_status: Option<MigrationStatus>,
+    pub checklist: Vec<ChecklistStep>,
     pub findings: Vec<Finding>,
     pub grades: Option<Grades>,
     pub documents: Vec<DocumentLog>,
@@ -460,7 +427,7 @@ impl Record {
             capabilities: None,
             tool_count: None,
             tool_names: Vec::new(),
-            tool_names_seed: Vec::new(),
+            tool_names_first_25: FirstToolNames::default(),
             tools: Vec::new(),
             tool_list_fingerprint: None,
             probe: None,

@@ -1,6 +1,7 @@
 //! Test fixtures shared by the store and export tests.
 
 use crate::record::*;
+use crate::vocab::*;
 
 /// Record `i` with every field set; enum fields cycle through all their variants as `i` grows.
 pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
@@ -22,7 +23,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
     r.defect = i % 2 == 1;
     r.endpoint = Some(format!("https://site{i}.example/mcp"));
     r.discovered_via = Some(pick(DiscoveredVia::ALL, i));
-    r.discovery_source = Some("server_card".into());
+    r.discovery_source = Some(pick(DiscoverySource::ALL, i));
     r.protocol_version = Some("2025-06-18".into());
     r.session_id_issued = i % 3 == 1;
     r.server_name = Some(format!("server-{i}"));
@@ -30,7 +31,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
     r.capabilities = Some(r#"{"tools":{"listChanged":true}}"#.into());
     r.tool_count = Some(2);
     r.tool_names = vec!["search".into(), "fetch".into()];
-    r.tool_names_seed = vec!["search".into()];
+    r.tool_names_first_25 = vec!["search".into()].into();
     r.tools = vec![ToolInfo {
         name: "search".into(),
         title: Some("Search".into()),
@@ -41,7 +42,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         grade: Some("B".into()),
     }];
     r.tool_list_fingerprint = Some("0011".into());
-    r.probe = Some("deep".into());
+    r.probe = Some(pick(ProbeDepth::ALL, i));
     r.transport = Some(pick(Transport::ALL, i));
     r.auth = Some(AuthInfo {
         kind: pick(AuthKind::ALL, i),
@@ -51,12 +52,12 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         metadata_urls: vec!["https://auth.example/.well-known/oauth-authorization-server".into()],
     });
     r.spec_version = Some("2025-11-25".into());
-    r.deprecated_features = vec!["sse".into()];
-    r.migration_status = Some("migrated".into());
-    r.checklist = vec!["initialize".into(), "tools_list".into()];
+    r.deprecated_features = vec![pick(DeprecatedFeature::ALL, i), DeprecatedFeature::Sessions];
+    r.migration_status = Some(pick(MigrationStatus::ALL, i));
+    r.checklist = vec![pick(ChecklistStep::ALL, i), ChecklistStep::RerunScan];
     r.findings = vec![Finding {
         rule_id: "MCP001".into(),
-        severity: "high".into(),
+        severity: pick(Severity::ALL, i),
         evidence: format!("evidence {i}"),
         url: Some("https://x/mcp".into()),
         tool: Some("search".into()),
@@ -108,6 +109,11 @@ pub(crate) fn full_records(run_id: &str) -> Vec<Record> {
         Transport::ALL.len(),
         AuthKind::ALL.len(),
         DocumentKind::ALL.len(),
+        DiscoverySource::ALL.len(),
+        DeprecatedFeature::ALL.len(),
+        MigrationStatus::ALL.len(),
+        ChecklistStep::ALL.len(),
+        Severity::ALL.len(),
     ]
     .into_iter()
     .max()

@@ -38,7 +38,7 @@ impl SiteAudit {
     /// Sets `discovery_source` and replaces this audit's findings in the record (other audits'
     /// findings stay), so a scan may audit again once it has fetched more.
     pub fn apply_to(self, record: &mut Record) {
-        record.discovery_source = self.source.map(|source| source.as_str().to_owned());
+        record.discovery_source = self.source;
         record
             .findings
             .retain(|finding| rule(&finding.rule_id).is_none());

@@ -44,7 +44,7 @@ pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         write_transcript(out, &record, &transcript)?;
     }
     write_verdict(out, &record)?;
-    if record.probe.as_deref() == Some("deep") {
+    if record.probe == Some(mcpcensus_store::ProbeDepth::Deep) {
         crate::probe::write_probe(out, &record)?;
     }
     if args.explain {

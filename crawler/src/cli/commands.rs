@@ -40,7 +40,7 @@ fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
     let store = open_store(args.from.as_deref())?;
     let mut out = std::io::stdout().lock();
     for m in store.runs()? {
-        let records = m.counts.get("records_written").copied().unwrap_or(0);
+        let records = m.counts.as_ref().map_or(0, |c| c.records_written);
         writeln!(
             out,
             "{}  {:<11}  {}{} records",

@@ -4,50 +4,7 @@
 
 use super::card::ParsedCard;
 
-/// The four places, in seed 002's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DiscoverySource {
-    /// An entry in `/.well-known/ai-catalog.json`.
-    AiCatalog,
-    /// `/.well-known/mcp/server-card.json`.
-    ServerCard,
-    /// `<endpoint>/server-card`.
-    EndpointServerCard,
-    /// `/.well-known/mcp.json`: legacy, reported and never recommended.
-    McpJson,
-}
-
-impl DiscoverySource {
-    /// Seed 002's order: the first hit wins.
-    pub const ORDER: [DiscoverySource; 4] = [
-        DiscoverySource::AiCatalog,
-        DiscoverySource::ServerCard,
-        DiscoverySource::EndpointServerCard,
-        DiscoverySource::McpJson,
-    ];
-
-    /// The text kept in the record's `discovery_source`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DiscoverySource::AiCatalog => "ai_catalog",
-            DiscoverySource::ServerCard => "server_card",
-            DiscoverySource::EndpointServerCard => "endpoint_server_card",
-            DiscoverySource::McpJson => "mcp_json",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<DiscoverySource> {
-        DiscoverySource::ORDER
-            .into_iter()
-            .find(|source| source.as_str() == text)
-    }
-}
-
-impl std::fmt::Display for DiscoverySource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use mcpcensus_store::DiscoverySource;
 
 /// Which of the four documents named a server.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -78,7 +35,8 @@ impl SourceHits {
 
 /// The first hit in seed 002's order, or `None`: no MCP server discoverable.
 pub fn discovery_source(hits: &SourceHits) -> Option<DiscoverySource> {
-    DiscoverySource::ORDER
-        .into_iter()
+    DiscoverySource::ALL
+        .iter()
+        .copied()
         .find(|source| hits.hit(*source))
 }

@@ -5,14 +5,14 @@ use mcpcensus_store::{AuthKind, Transport};
 use serde_json::Value;
 
 use super::checklist::{checklist, ChecklistStep};
-use super::facts::{Deprecated, MigrationStatus, ProbeFacts, MODERN_VERSION};
+use super::facts::{DeprecatedFeature, MigrationStatus, ProbeFacts, MODERN_VERSION};
 
 /// The classification of one server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Classification {
     pub transport: Transport,
     pub spec_version: Option<String>,
-    pub deprecated: Vec<Deprecated>,
+    pub deprecated: Vec<DeprecatedFeature>,
     /// `None` when the probe could not tell (no version seen and nothing deprecated).
     pub status: Option<MigrationStatus>,
     pub checklist: Vec<ChecklistStep>,
@@ -42,7 +42,7 @@ fn is_date(v: &str) -> bool {
 }
 
 /// The deprecated features the probe saw, in seed 003's order.
-pub fn deprecated_features(facts: &ProbeFacts) -> Vec<Deprecated> {
+pub fn deprecated_features(facts: &ProbeFacts) -> Vec<DeprecatedFeature> {
     let capability = |key: &str| {
         facts
             .capabilities
@@ -52,17 +52,17 @@ pub fn deprecated_features(facts: &ProbeFacts) -> Vec<Deprecated> {
     };
     let called = |prefix: &str| facts.server_calls.iter().any(|m| m.starts_with(prefix));
     let mut out = Vec::new();
-    for feature in Deprecated::ALL {
+    for &feature in DeprecatedFeature::ALL {
         let seen = match feature {
-            Deprecated::Sse => facts.transport == Some(Transport::Sse),
-            Deprecated::InitializeOnly => {
+            DeprecatedFeature::Sse => facts.transport == Some(Transport::Sse),
+            DeprecatedFeature::InitializeOnly => {
                 facts.initialize_answered && facts.discover_versions.is_none()
             }
-            Deprecated::Sessions => facts.session_id_issued,
-            Deprecated::Roots => called("roots/"),
-            Deprecated::Sampling => called("sampling/"),
-            Deprecated::Logging => capability("logging"),
-            Deprecated::DynamicClientRegistration => {
+            DeprecatedFeature::Sessions => facts.session_id_issued,
+            DeprecatedFeature::Roots => called("roots/"),
+            DeprecatedFeature::Sampling => called("sampling/"),
+            DeprecatedFeature::Logging => capability("logging"),
+            DeprecatedFeature::DynamicClientRegistration => {
                 facts.auth.as_ref().map(|a| a.kind) == Some(AuthKind::OauthDcr)
             }
         };

@@ -2,6 +2,8 @@
 //! deprecated features and migration status read from them. Below the classification and the
 //! checklist, which both read it.
 
+pub use mcpcensus_store::{DeprecatedFeature, MigrationStatus};
+
 use mcpcensus_store::{AuthInfo, Transport};
 use serde_json::Value;
 
@@ -89,59 +91,4 @@ pub struct ProbeFacts {
     pub note: Option<String>,
     /// URLs the server named that broke a safety rule, each with the rule; not requested.
     pub refused_urls: Vec<String>,
-}
-
-/// A deprecated feature of seed 003's list, in its fixed order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Deprecated {
-    Sse,
-    InitializeOnly,
-    Sessions,
-    Roots,
-    Sampling,
-    Logging,
-    DynamicClientRegistration,
-}
-
-impl Deprecated {
-    pub const ALL: [Deprecated; 7] = [
-        Deprecated::Sse,
-        Deprecated::InitializeOnly,
-        Deprecated::Sessions,
-        Deprecated::Roots,
-        Deprecated::Sampling,
-        Deprecated::Logging,
-        Deprecated::DynamicClientRegistration,
-    ];
-
-    /// The text kept in `deprecated_features`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Deprecated::Sse => "sse",
-            Deprecated::InitializeOnly => "initialize_only",
-            Deprecated::Sessions => "sessions",
-            Deprecated::Roots => "roots",
-            Deprecated::Sampling => "sampling",
-            Deprecated::Logging => "logging",
-            Deprecated::DynamicClientRegistration => "dynamic_client_registration",
-        }
-    }
-}
-
-/// Ready, To migrate, Not probeable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MigrationStatus {
-    Ready,
-    ToMigrate,
-    NotProbeable,
-}
-
-impl MigrationStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MigrationStatus::Ready => "ready",
-            MigrationStatus::ToMigrate => "to_migrate",
-            MigrationStatus::NotProbeable => "not_probeable",
-        }
-    }
 }

@@ -31,10 +31,10 @@ pub use auth::{
     as_metadata_candidates, auth_kind, classify_auth, first_authorization_server, issuer_matches,
     prm_candidates, resource_metadata_param, AuthFacts,
 };
-pub use checklist::{checklist, ChecklistStep};
+pub use checklist::{checklist, step_text, ChecklistStep};
 pub use classify::{classify, deprecated_features, spec_version, Classification};
 pub use facts::{
-    Deprecated, MigrationStatus, ProbeFacts, ToolsRead, MAX_KEPT_TOOLS, MODERN_VERSION,
+    DeprecatedFeature, MigrationStatus, ProbeFacts, ToolsRead, MAX_KEPT_TOOLS, MODERN_VERSION,
 };
 pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};

@@ -1,7 +1,7 @@
 //! What the deep probe writes into a record: the classification, the tools (fingerprinted
 //! and graded), the server rules' findings and the requests.
 
-use mcpcensus_store::Record;
+use mcpcensus_store::{ProbeDepth, Record};
 use serde_json::json;
 
 use super::classify::classify;
@@ -16,7 +16,7 @@ impl ProbeReport {
     /// findings and the requests into the record. A probe whose first request got no answer
     /// writes no classification and no findings.
     pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
-        record.probe = Some("deep".into());
+        record.probe = Some(ProbeDepth::Deep);
         record.requests.extend(self.requests.iter().cloned());
         record
             .refused_urls
@@ -39,9 +39,9 @@ impl ProbeReport {
         }
         record.auth.clone_from(&facts.auth);
         record.spec_version = c.spec_version;
-        record.deprecated_features = c.deprecated.iter().map(|d| d.as_str().to_owned()).collect();
-        record.migration_status = c.status.map(|s| s.as_str().to_owned());
-        record.checklist = c.checklist.iter().map(|s| s.as_str().to_owned()).collect();
+        record.deprecated_features.clone_from(&c.deprecated);
+        record.migration_status = c.status;
+        record.checklist.clone_from(&c.checklist);
         if facts.tools.answered {
             let list = read_tools(&json!({"tools": facts.tools.entries}), tools_cap);
             record.tools = list.tools;

@@ -7,7 +7,7 @@
 
 use http::header::ACCEPT;
 use http::HeaderValue;
-use mcpcensus_store::{Outcome, Record, Transport};
+use mcpcensus_store::{Outcome, ProbeDepth, Record, Transport};
 use serde_json::Value;
 use url::Url;
 
@@ -174,8 +174,8 @@ pub fn stdio_record(run_id: &str, name: &str, repository: &str) -> Record {
              server, not probeable"
         ),
     );
-    r.probe = Some("deep".into());
+    r.probe = Some(ProbeDepth::Deep);
     r.transport = Some(Transport::Stdio);
-    r.migration_status = Some(MigrationStatus::NotProbeable.as_str().to_owned());
+    r.migration_status = Some(MigrationStatus::NotProbeable);
     r
 }

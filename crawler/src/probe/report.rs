@@ -5,20 +5,7 @@ use std::io::{self, Write};
 
 use mcpcensus_store::Record;
 
-use super::checklist::ChecklistStep;
-
-const STEPS: [ChecklistStep; 10] = [
-    ChecklistStep::ServeHttps,
-    ChecklistStep::MoveToStreamableHttp,
-    ChecklistStep::ImplementServerDiscover,
-    ChecklistStep::DropSessions,
-    ChecklistStep::DropRoots,
-    ChecklistStep::DropSampling,
-    ChecklistStep::DropLogging,
-    ChecklistStep::OfferCimd,
-    ChecklistStep::RerunScan,
-    ChecklistStep::NothingToMigrate,
-];
+use super::checklist::step_text;
 
 /// Writes the probe's classification of `r` (one `name: value` line each).
 pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
@@ -34,26 +21,21 @@ pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     let deprecated = if r.deprecated_features.is_empty() {
         "none".to_owned()
     } else {
-        r.deprecated_features.join(", ")
+        let names: Vec<&str> = r.deprecated_features.iter().map(|d| d.as_str()).collect();
+        names.join(", ")
     };
     writeln!(out, "  deprecated_features: {deprecated}")?;
     writeln!(
         out,
         "  migration_status: {}",
-        dash(r.migration_status.as_deref())
+        dash(r.migration_status.map(|m| m.as_str()))
     )?;
     if !r.checklist.is_empty() {
         let steps: Vec<String> = r
             .checklist
             .iter()
             .enumerate()
-            .map(|(i, id)| {
-                let text = STEPS
-                    .iter()
-                    .find(|s| s.as_str() == id)
-                    .map_or(id.as_str(), |s| s.text());
-                format!("{}. {text}", i + 1)
-            })
+            .map(|(i, step)| format!("{}. {}", i + 1, step_text(*step)))
             .collect();
         writeln!(out, "  checklist: {}", steps.join(" "))?;
     }

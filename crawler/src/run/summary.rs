@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use mcpcensus_store::Outcome;
+use mcpcensus_store::{Outcome, RunCounts};
 
 use super::writer::WrittenCounts;
 use crate::input::InputCounts;
@@ -56,29 +56,24 @@ pub struct AdmissionUsed {
 
 impl Summary {
     /// Counts for the run manifest.
-    pub fn manifest_counts(&self) -> BTreeMap<String, u64> {
-        let mut m = BTreeMap::new();
+    pub fn manifest_counts(&self) -> RunCounts {
         let i = &self.input;
-        for (k, v) in [
-            ("lines_read", i.lines),
-            ("blank_or_comment", i.blank_or_comment),
-            ("duplicates_skipped", i.duplicates),
-            ("other_shard", i.other_shard),
-            ("invalid_input", i.invalid),
-            ("excluded", i.excluded),
-            ("targets", i.targets),
-            ("records_written", self.written.records),
-            ("defects", self.written.defects),
-            ("endpoints", self.written.endpoints),
-            ("already_recorded", self.already_recorded),
-            ("local_resource_retries", self.local_retries),
-        ] {
-            m.insert(k.to_owned(), v);
+        RunCounts {
+            lines_read: i.lines,
+            blank_or_comment: i.blank_or_comment,
+            duplicates_skipped: i.duplicates,
+            other_shard: i.other_shard,
+            invalid_input: i.invalid,
+            excluded: i.excluded,
+            targets: i.targets,
+            records_written: self.written.records,
+            defects: self.written.defects,
+            endpoints: self.written.endpoints,
+            already_recorded: self.already_recorded,
+            local_resource_retries: self.local_retries,
+            per_outcome: self.written.per_outcome.clone(),
+            other: BTreeMap::new(),
         }
-        for (outcome, n) in &self.written.per_outcome {
-            m.insert(format!("outcome.{}", outcome.as_str()), *n);
-        }
-        m
     }
 
     /// The summary as one JSON object (`--stats-json`, and the last line of `--log-format json`):

@@ -90,7 +90,7 @@ async fn a_panicking_scan_yields_a_record_and_local_failures_are_retried() {
     );
     assert_eq!(outcome_of(&recs, "local.test").outcome, Outcome::OutOfScope);
     assert_eq!(summary.local_retries, 2);
-    assert_eq!(summary.manifest_counts()["local_resource_retries"], 2);
+    assert_eq!(summary.manifest_counts().local_resource_retries, 2);
 }
 
 #[tokio::test(start_paused = true)]

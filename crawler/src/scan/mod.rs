@@ -8,6 +8,8 @@ mod reasons;
 mod robots;
 mod scanner;
 mod site;
+#[cfg(test)]
+mod tests;
 
 pub use documents::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};

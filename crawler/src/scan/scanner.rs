@@ -319,7 +319,7 @@ impl SiteScanner {
         let report = run_session(&site.client, endpoint, &opts, site.deadline).await;
         report.apply_to(&mut site.record);
         site.extend_transcript(report.exchanges);
-        site.record.probe = Some("survey".into());
+        site.record.probe = Some(mcpcensus_store::ProbeDepth::Survey);
         site.record.timings.session_ms = Some(ms(started.elapsed()));
     }
 }

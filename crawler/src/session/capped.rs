@@ -49,7 +49,7 @@ const OUT_OF_TIME: &str = "the session's time ran out before the answer";
 /// How a session runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionOptions {
-    /// Tools kept in `tool_names` and `tools` (the first 25 are always in `tool_names_seed`).
+    /// Tools kept in `tool_names` and `tools` (the first 25 are always in `tool_names_first_25`).
     pub tools_cap: NonZeroUsize,
     /// Keep every request and answer in full for `mcpcensus check --explain`.
     pub keep_exchanges: bool,
@@ -144,7 +144,7 @@ impl Session<'_> {
         let report = &mut self.report;
         report.tool_count = Some(u32::try_from(list.count).unwrap_or(u32::MAX));
         report.tool_names = list.names();
-        report.tool_names_seed = list.seed_names();
+        report.tool_names_first_25 = list.first_names();
         report.tools = list.tools;
         if list.count == 0 {
             Decision::empty_tool_list()

@@ -1,6 +1,6 @@
 //! What a session hands back: the verdict, what it learned, and what it sent and received.
 
-use mcpcensus_store::{Outcome, Record, RequestLog, ToolInfo};
+use mcpcensus_store::{FirstToolNames, Outcome, Record, RequestLog, ToolInfo};
 
 use crate::net::Exchange;
 
@@ -28,7 +28,7 @@ pub struct SessionReport {
     /// Their names, up to the tools cap.
     pub tool_names: Vec<String>,
     /// The first 25 names.
-    pub tool_names_seed: Vec<String>,
+    pub tool_names_first_25: FirstToolNames,
     /// Named tools in the `tools/list` result (all of them); `None` when it was not answered.
     pub tool_count: Option<u32>,
     /// The `WWW-Authenticate` challenge of a 401.
@@ -53,7 +53,7 @@ impl SessionReport {
             capabilities: None,
             tools: Vec::new(),
             tool_names: Vec::new(),
-            tool_names_seed: Vec::new(),
+            tool_names_first_25: FirstToolNames::default(),
             tool_count: None,
             auth_challenge: None,
             requests: Vec::new(),
@@ -74,7 +74,9 @@ impl SessionReport {
         record.capabilities.clone_from(&self.capabilities);
         record.tool_count = self.tool_count;
         record.tool_names.clone_from(&self.tool_names);
-        record.tool_names_seed.clone_from(&self.tool_names_seed);
+        record
+            .tool_names_first_25
+            .clone_from(&self.tool_names_first_25);
         record.tools.clone_from(&self.tools);
         record.requests.extend(self.requests.iter().cloned());
     }

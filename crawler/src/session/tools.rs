@@ -1,11 +1,8 @@
 //! The tools a `tools/list` result names, and the canonical hash of an input schema.
 
-use mcpcensus_store::ToolInfo;
+use mcpcensus_store::{FirstToolNames, ToolInfo, FIRST_TOOL_NAMES};
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
-
-/// Tool names kept in `tool_names_seed` (seed 000: "the record keeps up to 25 tool names").
-pub const SEED_TOOL_NAMES: usize = 25;
 
 /// The tools of one `tools/list` result.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -22,13 +19,10 @@ impl ToolList {
         self.tools.iter().map(|t| t.name.clone()).collect()
     }
 
-    /// The first 25 names.
-    pub fn seed_names(&self) -> Vec<String> {
-        self.tools
-            .iter()
-            .take(SEED_TOOL_NAMES)
-            .map(|t| t.name.clone())
-            .collect()
+    /// The first 25 names (seed 000: "the record keeps up to 25 tool names").
+    pub fn first_names(&self) -> FirstToolNames {
+        let names = self.tools.iter().take(FIRST_TOOL_NAMES);
+        FirstToolNames(names.map(|t| t.name.clone()).collect())
     }
 }
 

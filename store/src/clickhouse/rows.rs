@@ -150,7 +150,7 @@ impl SiteRow {
             defect: u8::from(r.defect),
             endpoint: r.endpoint.clone(),
             discovered_via: r.discovered_via.map(|d| d.as_str().to_owned()),
-            discovery_source: r.discovery_source.clone(),
+            discovery_source: r.discovery_source.map(|d| d.as_str().to_owned()),
             protocol_version: r.protocol_version.clone(),
             session_id_issued: u8::from(r.session_id_issued),
             server_name: r.server_name.clone(),
@@ -159,13 +159,13 @@ impl SiteRow {
             tool_count: r.tool_count,
             tool_names: r.tool_names.clone(),
             tool_list_fingerprint: r.tool_list_fingerprint.clone(),
-            probe: r.probe.clone(),
+            probe: r.probe.map(|p| p.as_str().to_owned()),
             transport: r.transport.map(|t| t.as_str().to_owned()),
             auth_kind: r.auth.as_ref().map(|a| a.kind.as_str().to_owned()),
             spec_version: r.spec_version.clone(),
-            deprecated_features: r.deprecated_features.clone(),
-            migration_status: r.migration_status.clone(),
-            checklist: r.checklist.clone(),
+            deprecated_features: texts(&r.deprecated_features),
+            migration_status: r.migration_status.map(|m| m.as_str().to_owned()),
+            checklist: texts(&r.checklist),
             finding_ids: r.findings.iter().map(|f| f.rule_id.clone()).collect(),
             grade_median: r.grades.as_ref().and_then(|g| g.median.clone()),
             request_count: u32::try_from(r.requests.len()).unwrap_or(u32::MAX),
@@ -217,7 +217,7 @@ impl FindingRow {
                 scanned_at: seconds(r.scanned_at),
                 origin: r.origin.clone(),
                 rule_id: f.rule_id.clone(),
-                severity: f.severity.clone(),
+                severity: f.severity.as_str().to_owned(),
                 evidence: f.evidence.clone(),
                 url: f.url.clone(),
                 tool: f.tool.clone(),
@@ -251,4 +251,9 @@ pub(crate) fn approx_bytes(r: &Record) -> usize {
         + findings
         + requests
         + r.documents.len() * 160
+}
+
+/// A list of record enum values as their text forms (the columns stay strings).
+fn texts<T: std::fmt::Display>(values: &[T]) -> Vec<String> {
+    values.iter().map(ToString::to_string).collect()
 }

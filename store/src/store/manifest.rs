@@ -1,7 +1,6 @@
 //! The run manifest (`runs/<run_id>/manifest.json`): what was run, how, and how it ended.
 //! Written whole to a temporary file and renamed, so a reader sees the old or the new one.
 
-use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
@@ -9,6 +8,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use super::counts::RunCounts;
 use super::segment::sync_dir;
 use crate::error::{io_err, StoreError};
 use crate::record::SCHEMA_VERSION;
@@ -41,8 +41,9 @@ pub struct RunManifest {
     /// The effective configuration, flags applied.
     pub config: serde_json::Value,
     pub dry_run: bool,
-    /// Records per outcome and other totals, filled in at the end.
-    pub counts: BTreeMap<String, u64>,
+    /// Records per outcome and other totals, filled in at the end (`None` until then).
+    #[serde(default, with = "super::counts::optional")]
+    pub counts: Option<RunCounts>,
     pub schema_version: u16,
     /// What makes the run's dataset citable; empty in manifests written before it existed.
     #[serde(default)]
@@ -93,7 +94,7 @@ impl RunManifest {
             argv,
             config,
             dry_run,
-            counts: BTreeMap::new(),
+            counts: None,
             schema_version: SCHEMA_VERSION,
             provenance: Provenance::default(),
             failure: None,

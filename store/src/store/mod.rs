@@ -1,6 +1,7 @@
 //! The embedded store: per run, a JSON manifest and append-only segment files of checksummed
 //! rkyv records that survive crashes (torn tails are detected, never misread, and cut on resume).
 
+mod counts;
 mod frame;
 mod manifest;
 mod reader;
@@ -15,8 +16,11 @@ mod props;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_counts;
+#[cfg(test)]
 mod tests_resume;
 
+pub use counts::{RunCounts, OUTCOME_KEY_PREFIX};
 pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
 pub use manifest::{
     new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, MANIFEST_FILE,

@@ -351,13 +351,18 @@ fn manifest_round_trips_and_is_replaced_atomically() {
 
     m.status = RunStatus::Complete;
     m.ended_at = Some(m.started_at + 61_000);
-    m.counts.insert("pass".into(), 7);
+    m.counts = Some(RunCounts {
+        records_written: 7,
+        per_outcome: [(Outcome::Pass, 7)].into(),
+        ..RunCounts::default()
+    });
     store.write_manifest(&m).unwrap();
     assert_eq!(store.manifest(RUN).unwrap(), m);
     let json: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
     assert_eq!(json["status"], "complete");
     assert_eq!(json["ended_at"], "2026-11-18T11:07:41.123Z");
-    assert_eq!(json["counts"]["pass"], 7);
+    assert_eq!(json["counts"]["outcome.pass"], 7);
+    assert_eq!(json["counts"]["records_written"], 7);
 
     let left: Vec<_> = fs::read_dir(store.run_dir(RUN).unwrap())
         .unwrap()

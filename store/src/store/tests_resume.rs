@@ -86,3 +86,77 @@ fn the_resume_pass_drops_placeholders_and_keeps_the_rest_in_order() {
         (35, 0, 0)
     );
 }
+
+/// A run written by a schema 1 build: its segments carry version 1 and end in a torn tail,
+/// which a repair would cut if it took the old segment for damage.
+fn schema_1_run(store: &Store) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let manifest = RunManifest::new(RUN, 1, vec![], serde_json::json!({}), false);
+    let mut writer = store.create_run(&manifest).unwrap();
+    for i in 0..5 {
+        writer.append(&record(i, Outcome::NotStarted)).unwrap();
+    }
+    writer.finish().unwrap();
+    let segments = list_segments(&store.run_dir(RUN).unwrap()).unwrap();
+    segments
+        .into_iter()
+        .map(|(_, path)| {
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+            bytes.extend_from_slice(&[200, 0, 0, 0, 1, 2]);
+            std::fs::write(&path, &bytes).unwrap();
+            (path, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
+    assert_eq!(
+        crate::SCHEMA_VERSION,
+        2,
+        "this test pins the step from schema 1"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let before = schema_1_run(&store);
+
+    let refused = |result: Result<(), crate::StoreError>, what: &str| match result {
+        Err(
+            e @ crate::StoreError::SchemaVersion {
+                found: 1,
+                expected: 2,
+                ..
+            },
+        ) => {
+            let text = e.to_string();
+            assert!(text.contains("schema version 1"), "{what}: {text}");
+            assert!(text.contains("left untouched"), "{what}: {text}");
+        }
+        other => panic!("{what}: expected a schema version refusal, got {other:?}"),
+    };
+    refused(
+        SegmentReader::open(&before[0].0).map(drop),
+        "opening a segment",
+    );
+    refused(
+        store
+            .read_run(RUN)
+            .and_then(|mut r| r.try_for_each(|item| item.map(drop))),
+        "reading the run",
+    );
+    refused(store.resume_run(RUN).map(drop), "resume (torn tail repair)");
+    refused(
+        store.resume_run_keeping(RUN, |_| false).map(drop),
+        "the resume pass (drops placeholders)",
+    );
+    // Reopening the store, too, leaves the run as it was.
+    drop(Store::open(dir.path()).unwrap());
+    for (path, bytes) in &before {
+        assert_eq!(
+            &std::fs::read(path).unwrap(),
+            bytes,
+            "{} changed",
+            path.display()
+        );
+    }
+}

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use mcpcensus_store::{Outcome, RunStatus};
 
-use crate::util::{mcpcensus, only_run};
+use crate::util::{counts, mcpcensus, only_run};
 
 #[tokio::test]
 async fn dry_run_records_every_distinct_origin_and_invalid_line() {
@@ -50,10 +50,10 @@ async fn dry_run_records_every_distinct_origin_and_invalid_line() {
             ("https://example.com:8443", Outcome::Planned),
         ]
     );
-    assert_eq!(manifest.counts["lines_read"], 10);
-    assert_eq!(manifest.counts["duplicates_skipped"], 2);
-    assert_eq!(manifest.counts["blank_or_comment"], 2);
-    assert_eq!(manifest.counts["records_written"], 6);
+    assert_eq!(counts(&manifest).lines_read, 10);
+    assert_eq!(counts(&manifest).duplicates_skipped, 2);
+    assert_eq!(counts(&manifest).blank_or_comment, 2);
+    assert_eq!(counts(&manifest).records_written, 6);
 
     // Export prints the same records as JSON lines with the contract's field names.
     let jsonl = dir.path().join("out.jsonl");

@@ -41,8 +41,8 @@ fn good_tools() -> Vec<Tool> {
     ]
 }
 
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
+fn strs<T: ToString>(v: &[T]) -> Vec<String> {
+    v.iter().map(ToString::to_string).collect()
 }
 
 fn severity_of<'a>(r: &'a Record, rule: &str, tool: Option<&str>) -> Option<&'a str> {
@@ -138,12 +138,12 @@ async fn dialects_and_transports_are_classified() {
         .await;
 
     let modern = record_for(&records, &web.origin("modern.test"));
-    assert_eq!(modern.probe.as_deref(), Some("deep"));
+    assert_eq!(modern.probe.map(|v| v.as_str()), Some("deep"));
     assert_eq!(modern.transport, Some(Transport::StreamableHttp));
     assert_eq!(modern.spec_version.as_deref(), Some("2026-07-28"));
     assert_eq!(modern.auth.as_ref().map(|a| a.kind), Some(AuthKind::None));
     assert!(modern.deprecated_features.is_empty());
-    assert_eq!(modern.migration_status.as_deref(), Some("ready"));
+    assert_eq!(modern.migration_status.map(|v| v.as_str()), Some("ready"));
     // The survey's initialize was refused; server/discover named the server.
     assert_eq!(modern.server_name.as_deref(), Some("modern-only"));
     assert_eq!(strs(&modern.checklist), ["nothing_to_migrate"]);
@@ -165,7 +165,7 @@ async fn dialects_and_transports_are_classified() {
     let both = record_for(&records, &web.origin("both.test"));
     assert_eq!(both.transport, Some(Transport::StreamableHttp));
     assert_eq!(both.spec_version.as_deref(), Some("2026-07-28"));
-    assert_eq!(both.migration_status.as_deref(), Some("ready"));
+    assert_eq!(both.migration_status.map(|v| v.as_str()), Some("ready"));
     // Same tools, same descriptions: the same list fingerprint.
     assert_eq!(both.tool_list_fingerprint, modern.tool_list_fingerprint);
 
@@ -176,7 +176,10 @@ async fn dialects_and_transports_are_classified() {
         strs(&stateful.deprecated_features),
         ["initialize_only", "sessions", "logging"]
     );
-    assert_eq!(stateful.migration_status.as_deref(), Some("to_migrate"));
+    assert_eq!(
+        stateful.migration_status.map(|v| v.as_str()),
+        Some("to_migrate")
+    );
     assert_eq!(
         strs(&stateful.checklist),
         [
@@ -220,7 +223,7 @@ async fn dialects_and_transports_are_classified() {
     let sse = record_for(&records, &web.origin("sse.test"));
     assert_eq!(sse.transport, Some(Transport::Sse));
     assert_eq!(strs(&sse.deprecated_features), ["sse", "initialize_only"]);
-    assert_eq!(sse.migration_status.as_deref(), Some("to_migrate"));
+    assert_eq!(sse.migration_status.map(|v| v.as_str()), Some("to_migrate"));
     assert_eq!(
         strs(&sse.checklist),
         [
@@ -322,7 +325,7 @@ async fn auth_kinds_are_classified_from_the_metadata() {
         ["dynamic_client_registration"]
     );
     assert_eq!(strs(&dcr.checklist), ["offer_cimd", "rerun_scan"]);
-    assert_eq!(dcr.migration_status.as_deref(), Some("to_migrate"));
+    assert_eq!(dcr.migration_status.map(|v| v.as_str()), Some("to_migrate"));
     assert_eq!(dcr.transport, Some(Transport::StreamableHttp));
     // The list was refused: no SW-MCP-001.
     assert_eq!(severity_of(dcr, "SW-MCP-001", None), None);
@@ -447,7 +450,7 @@ async fn a_survey_crawl_writes_no_probe_fields() {
         )
         .await;
     let r = record_for(&records, &web.origin("survey.test"));
-    assert_eq!(r.probe.as_deref(), Some("survey"));
+    assert_eq!(r.probe.map(|v| v.as_str()), Some("survey"));
     assert_eq!(r.transport, None);
     assert!(r.checklist.is_empty());
     assert!(!web
@@ -523,8 +526,8 @@ async fn an_http_endpoint_is_not_probed_and_is_to_migrate() {
         )
         .await;
     let r = record_for(&records, &web.origin("plain.test"));
-    assert_eq!(r.probe.as_deref(), Some("deep"));
-    assert_eq!(r.migration_status.as_deref(), Some("to_migrate"));
+    assert_eq!(r.probe.map(|v| v.as_str()), Some("deep"));
+    assert_eq!(r.migration_status.map(|v| v.as_str()), Some("to_migrate"));
     assert_eq!(strs(&r.checklist), ["serve_https", "rerun_scan"]);
     assert_eq!(r.transport, None);
     assert!(web.requests("plain.test").iter().all(|q| q.method == "GET"));
@@ -645,7 +648,7 @@ async fn a_later_version_is_retried_and_an_unrecognised_server_is_unknown() {
     // -32022 names the versions the server supports: discover is asked again in the latest.
     let later = record_for(&records, &web.origin("later.test"));
     assert_eq!(later.spec_version.as_deref(), Some("2027-01-15"));
-    assert_eq!(later.migration_status.as_deref(), Some("ready"));
+    assert_eq!(later.migration_status.map(|v| v.as_str()), Some("ready"));
     assert_eq!(later.tools.len(), 2);
     let discovers = later
         .requests
@@ -656,7 +659,7 @@ async fn a_later_version_is_retried_and_an_unrecognised_server_is_unknown() {
 
     let html = record_for(&records, &web.origin("html.test"));
     assert_eq!(
-        html.probe.as_deref(),
+        html.probe.map(|v| v.as_str()),
         Some("deep"),
         "{}",
         html.outcome_reason

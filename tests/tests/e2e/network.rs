@@ -8,7 +8,7 @@ use std::time::Duration;
 use mcpcensus_simweb::{DnsRule, Reply, SimWeb, Site};
 use mcpcensus_store::Outcome;
 
-use crate::util::{record_for, WebCrawl};
+use crate::util::{counts, record_for, WebCrawl};
 
 fn home() -> Reply {
     Reply::html("<!doctype html><title>home</title>")
@@ -331,7 +331,7 @@ async fn two_thousand_sites_at_concurrency_two_thousand_get_one_record_each() {
         missed.len(),
         missed.first().map(|r| (&r.outcome_reason, &r.requests))
     );
-    assert_eq!(manifest.counts["records_written"], 2000);
+    assert_eq!(counts(&manifest).records_written, 2000);
 }
 
 /// The homepage GET's status (robots.txt comes before it).

@@ -151,12 +151,20 @@ async fn official_python_sdk_servers_are_classified_by_the_deep_probe() {
     // `mcp` 2.x answers server/discover listing 2026-07-28: Ready, whatever its 2025 mode.
     for host in ["stateless.sdk.test", "stateful.sdk.test"] {
         let r = record_for(&records, &web.origin(host));
-        assert_eq!(r.probe.as_deref(), Some("deep"), "{host}");
+        assert_eq!(r.probe.map(|v| v.as_str()), Some("deep"), "{host}");
         assert_eq!(r.transport, Some(Transport::StreamableHttp), "{host}");
         assert_eq!(r.spec_version.as_deref(), Some("2026-07-28"), "{host}");
         assert!(r.deprecated_features.is_empty(), "{host}");
-        assert_eq!(r.migration_status.as_deref(), Some("ready"), "{host}");
-        assert_eq!(r.checklist, ["nothing_to_migrate"], "{host}");
+        assert_eq!(
+            r.migration_status.map(|v| v.as_str()),
+            Some("ready"),
+            "{host}"
+        );
+        assert_eq!(
+            r.checklist,
+            [mcpcensus_store::ChecklistStep::NothingToMigrate],
+            "{host}"
+        );
         assert_eq!(
             r.auth.as_ref().map(|a| a.kind),
             Some(AuthKind::None),
@@ -172,7 +180,7 @@ async fn official_python_sdk_servers_are_classified_by_the_deep_probe() {
         assert!(r
             .findings
             .iter()
-            .any(|f| f.rule_id == "SW-MCP-001" && f.severity == "high"));
+            .any(|f| f.rule_id == "SW-MCP-001" && f.severity.as_str() == "high"));
         let probe: Vec<&str> = r
             .requests
             .iter()

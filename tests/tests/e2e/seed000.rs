@@ -259,7 +259,10 @@ impl Fixture {
         assert_eq!(record.discovered_via, via, "discovered_via of {what}");
         assert_eq!(record.tool_names, expect.tools, "tool_names of {what}");
         let seed: Vec<String> = expect.tools.iter().take(25).cloned().collect();
-        assert_eq!(record.tool_names_seed, seed, "tool_names_seed of {what}");
+        assert_eq!(
+            record.tool_names_first_25.0, seed,
+            "tool_names_first_25 of {what}"
+        );
         if !expect.tools.is_empty() {
             assert_eq!(record.tool_count, Some(expect.tools.len() as u32), "{what}");
         }
@@ -986,7 +989,7 @@ fn thirty_tools_keep_25_in_the_seed_field() {
         "tools30.test",
         Expect::pass(&names).at(&url("tools30.test", "/mcp"), DiscoveredVia::McpPath),
     );
-    assert_eq!(record.tool_names_seed.len(), 25);
+    assert_eq!(record.tool_names_first_25.len(), 25);
     assert_eq!(record.tool_names.len(), 30);
     assert_eq!(record.tool_count, Some(30));
 }

@@ -185,7 +185,7 @@ fn assert_cases(web: &SimWeb, records: &[Record], cases: &[Case]) {
         let record = record_for(records, &web.origin(case.host));
         let ids: BTreeSet<&str> = record.findings.iter().map(|f| f.rule_id.as_str()).collect();
         let expected: BTreeSet<&str> = case.ids.iter().copied().collect();
-        if ids != expected || record.discovery_source.as_deref() != case.source {
+        if ids != expected || record.discovery_source.map(|v| v.as_str()) != case.source {
             wrong.push(format!(
                 "{}: ids {ids:?}, expected {expected:?}; source {:?}, expected {:?}\n{:#?}",
                 case.host, record.discovery_source, case.source, record.findings

@@ -13,6 +13,12 @@ pub async fn mcpcensus(args: &[&str]) -> anyhow::Result<ExitCode> {
     mcpcensus::cli::execute_argv(argv, Shutdown::default()).await
 }
 
+/// The counts of a run that ended (its manifest has them).
+pub fn counts(manifest: &mcpcensus_store::RunManifest) -> &mcpcensus_store::RunCounts {
+    let counts = manifest.counts.as_ref();
+    counts.unwrap_or_else(|| panic!("run {} has no counts", manifest.run_id))
+}
+
 /// All records of the only run in a store.
 pub fn only_run(dir: &Path) -> (mcpcensus_store::RunManifest, Vec<Record>) {
     let store = Store::open(dir).unwrap();

@@ -20,13 +20,13 @@ fn a_card_with_a_trailing_comma_is_not_valid_json() {
     // Served but unusable, so nothing names a server either (with signs of one: high).
     assert_ids(&audit, &["MCP-CARD-001", "MCP-DISC-001"]);
     let finding = only(&audit, "MCP-CARD-001");
-    assert_eq!(finding.severity, "high");
+    assert_eq!(finding.severity.as_str(), "high");
     assert!(finding.evidence.contains("not valid JSON"), "{finding:?}");
     assert_eq!(
         finding.url.as_deref(),
         Some("https://example.com/.well-known/mcp/server-card.json")
     );
-    assert_eq!(only(&audit, "MCP-DISC-001").severity, "high");
+    assert_eq!(only(&audit, "MCP-DISC-001").severity.as_str(), "high");
 }
 
 #[test]
@@ -53,7 +53,7 @@ fn each_missing_required_field_is_one_finding() {
         assert_ids(&audit, &["MCP-CARD-002"]);
         let finding = only(&audit, "MCP-CARD-002");
         assert_eq!(finding.evidence, format!("`{key}` is absent"));
-        assert_eq!(finding.severity, "medium");
+        assert_eq!(finding.severity.as_str(), "medium");
     }
 }
 
@@ -152,7 +152,7 @@ fn no_remotes_absent_empty_or_not_an_array() {
         };
         let audit = Docs::new().card(card).audit();
         assert_ids(&audit, &["MCP-CARD-005"]);
-        assert_eq!(only(&audit, "MCP-CARD-005").severity, "high");
+        assert_eq!(only(&audit, "MCP-CARD-005").severity.as_str(), "high");
     }
 }
 
@@ -350,7 +350,7 @@ fn an_html_page_at_the_card_path_is_a_soft_404_not_an_invalid_card() {
             )
             .audit();
         assert_ids(&audit, &["MCP-DISC-001"]);
-        assert_eq!(only(&audit, "MCP-DISC-001").severity, "info");
+        assert_eq!(only(&audit, "MCP-DISC-001").severity.as_str(), "info");
         assert_eq!(audit.source, None);
     }
 }

@@ -139,7 +139,7 @@ fn no_spec_version_is_not_reported_for_a_catalog_with_no_mcp_card() {
     let audit = Docs::new().catalog(ROOT, 0, root).audit();
     // Nothing names an MCP server either: the a2a entry is not one.
     assert_ids(&audit, &["MCP-DISC-001"]);
-    assert_eq!(only(&audit, "MCP-DISC-001").severity, "info");
+    assert_eq!(only(&audit, "MCP-DISC-001").severity.as_str(), "info");
 }
 
 #[test]

@@ -9,7 +9,7 @@ fn a_good_manifest_alone_is_reported_as_served_and_nothing_else() {
     let audit = Docs::new().manifest(good_manifest()).audit();
     assert_ids(&audit, &["MCP-DISC-002"]);
     let finding = only(&audit, "MCP-DISC-002");
-    assert_eq!(finding.severity, "reported");
+    assert_eq!(finding.severity.as_str(), "reported");
     assert_eq!(
         finding.evidence,
         "served, naming \"com.example/docs\"; no server card yet: publish one first"
@@ -72,7 +72,7 @@ fn the_manifest_has_no_name() {
         .audit();
     assert_ids(&audit, &["MCP-DISC-002", "MCP-MAN-001"]);
     assert_eq!(only(&audit, "MCP-MAN-001").evidence, "`name` is absent");
-    assert_eq!(only(&audit, "MCP-MAN-001").severity, "low");
+    assert_eq!(only(&audit, "MCP-MAN-001").severity.as_str(), "low");
     // The older serverInfo.name is a name.
     let manifest = with(
         without(good_manifest(), "/name"),
@@ -155,7 +155,7 @@ fn no_resources_array_is_reported_not_scored() {
         .manifest(without(good_manifest(), "/resources"))
         .audit();
     assert_ids(&audit, &["MCP-DISC-002", "MCP-MAN-007"]);
-    assert_eq!(only(&audit, "MCP-MAN-007").severity, "reported");
+    assert_eq!(only(&audit, "MCP-MAN-007").severity.as_str(), "reported");
     // An explicit empty array is a tools-only server saying so.
     let audit = Docs::new()
         .manifest(with(good_manifest(), "/resources", json!([])))

@@ -57,7 +57,7 @@ fn a_site_running_no_server_has_nothing_to_fix() {
     let audit = Docs::new().audit();
     assert_ids(&audit, &["MCP-DISC-001"]);
     let finding = only(&audit, "MCP-DISC-001");
-    assert_eq!(finding.severity, "info");
+    assert_eq!(finding.severity.as_str(), "info");
     assert!(finding.evidence.contains("nothing to fix"), "{finding:?}");
     assert_eq!(finding.url.as_deref(), Some("https://example.com/"));
     assert_eq!(audit.source, None);
@@ -75,7 +75,7 @@ fn a_server_found_elsewhere_but_not_at_the_four_places_is_high() {
         .audit();
     assert_ids(&audit, &["MCP-DISC-001"]);
     let finding = only(&audit, "MCP-DISC-001");
-    assert_eq!(finding.severity, "high");
+    assert_eq!(finding.severity.as_str(), "high");
     assert!(
         finding.evidence.contains("https://example.com/mcp"),
         "{finding:?}"
@@ -97,7 +97,7 @@ fn soft_404s_everywhere_count_as_nothing_served() {
     });
     let audit = docs.audit();
     assert_ids(&audit, &["MCP-DISC-001"]);
-    assert_eq!(only(&audit, "MCP-DISC-001").severity, "info");
+    assert_eq!(only(&audit, "MCP-DISC-001").severity.as_str(), "info");
     assert_eq!(audit.source, None);
 }
 
@@ -125,7 +125,7 @@ fn apply_to_replaces_its_own_findings_and_keeps_others() {
     let mut record = Record::new("run", 0, "example.com", 1, Outcome::Pass, "");
     let other = Finding {
         rule_id: "TOOL-001".into(),
-        severity: "low".into(),
+        severity: crate::rule::Severity::Low,
         evidence: "from another audit".into(),
         url: None,
         tool: Some("search".into()),
@@ -137,5 +137,8 @@ fn apply_to_replaces_its_own_findings_and_keeps_others() {
     // Audited again with more found: the old MCP-DISC-001 goes.
     Docs::new().card(good_card()).audit().apply_to(&mut record);
     assert_eq!(record.findings, [other]);
-    assert_eq!(record.discovery_source.as_deref(), Some("server_card"));
+    assert_eq!(
+        record.discovery_source.map(|s| s.as_str()),
+        Some("server_card")
+    );
 }

@@ -228,7 +228,7 @@ fn summary_line(summary: &Summary) -> String {
 
 /// The final manifest: status, failure and counts (over the whole run when resumed).
 fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> anyhow::Result<()> {
-    manifest.counts = summary.manifest_counts();
+    manifest.counts = Some(summary.manifest_counts());
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,

@@ -93,6 +93,8 @@ pub fn resume_run(
         "resuming"
     );
     manifest.status = RunStatus::Running;
+    // Every segment read above is this build's schema (another is refused), as are those to come.
+    manifest.schema_version = mcpcensus_store::SCHEMA_VERSION;
     manifest.ended_at = None;
     manifest.failure = None;
     store.write_manifest(&manifest)?;

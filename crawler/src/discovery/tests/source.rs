@@ -43,7 +43,7 @@ fn the_first_hit_in_seed_002_order_wins() {
 
 #[test]
 fn text_forms_round_trip() {
-    let texts: Vec<&str> = DiscoverySource::ORDER.iter().map(|s| s.as_str()).collect();
+    let texts: Vec<&str> = DiscoverySource::ALL.iter().map(|s| s.as_str()).collect();
     assert_eq!(
         texts,
         [
@@ -53,7 +53,7 @@ fn text_forms_round_trip() {
             "mcp_json"
         ]
     );
-    for source in DiscoverySource::ORDER {
+    for &source in DiscoverySource::ALL {
         assert_eq!(DiscoverySource::parse(source.as_str()), Some(source));
         assert_eq!(source.to_string(), source.as_str());
     }

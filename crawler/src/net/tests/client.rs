@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::num::{NonZeroU32, NonZeroUsize};
+use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -10,13 +10,11 @@ use http::header::{ACCEPT_ENCODING, AUTHORIZATION, COOKIE, ORIGIN, USER_AGENT};
 use http::{HeaderName, HeaderValue, StatusCode, Version};
 use url::Url;
 
-use super::support::{Mode, Server, TestPki, SITE};
+use super::support::{pki, start, Mode, Server, TestPki, SITE};
 use crate::net::{
     BlockedRange, ConnectFailure, FetchError, FetchRequest, Net, NetOptions, TimeoutPhase,
     DEFAULT_USER_AGENT,
 };
-
-const LOOPBACK: &str = "127.0.0.0/8";
 
 fn localhost() -> IpAddr {
     IpAddr::from([127, 0, 0, 1])
@@ -24,21 +22,7 @@ fn localhost() -> IpAddr {
 
 /// Options for tests: the site name pinned to 127.0.0.1, generous rates, no jitter.
 pub(super) fn options(pki: &TestPki) -> NetOptions {
-    NetOptions {
-        static_hosts: HashMap::from([(SITE.to_owned(), vec![localhost()])]),
-        allow_nets: vec![LOOPBACK.parse().expect("net")],
-        ca_files: vec![pki.ca_file.path().to_owned()],
-        // Nothing here asks DNS: the one name is pinned. Loopback port 9 (discard) if it did.
-        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
-        per_host_rps: 1000.0,
-        per_host_burst: NonZeroU32::new(100).expect("non-zero"),
-        per_ip_rps: 1000.0,
-        per_ip_burst: NonZeroU32::new(100).expect("non-zero"),
-        resolver_timeout: Duration::from_millis(200),
-        resolver_attempts: 0,
-        throttle_jitter: Duration::ZERO,
-        ..NetOptions::default()
-    }
+    crate::testkit::net_options(&[SITE], Some(pki))
 }
 
 pub(super) fn url(server: &Server, scheme: &str, path: &str) -> Url {
@@ -48,8 +32,8 @@ pub(super) fn url(server: &Server, scheme: &str, path: &str) -> Url {
 
 #[tokio::test]
 async fn fetches_over_tls_and_reports_the_peer() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let response = site
@@ -73,8 +57,8 @@ async fn fetches_over_tls_and_reports_the_peer() {
 
 #[tokio::test]
 async fn guard_refuses_loopback_unless_allowed_and_no_connection_is_made() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let opts = NetOptions {
         allow_nets: Vec::new(),
         ..options(&pki)
@@ -111,8 +95,8 @@ async fn guard_refuses_loopback_unless_allowed_and_no_connection_is_made() {
 
 #[tokio::test]
 async fn redirects_are_returned_not_followed() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let response = net
         .site_client()
@@ -124,19 +108,14 @@ async fn redirects_are_returned_not_followed() {
         response.headers.get(http::header::LOCATION),
         Some(&HeaderValue::from_static("/ok"))
     );
-    let paths: Vec<String> = server
-        .stats
-        .requests()
-        .into_iter()
-        .map(|s| s.path)
-        .collect();
+    let paths: Vec<String> = server.seen().into_iter().map(|s| s.path).collect();
     assert_eq!(paths, ["/redirect"]);
 }
 
 #[tokio::test]
 async fn body_cap_cuts_a_large_stream() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let cap = 100_000;
@@ -173,8 +152,8 @@ async fn body_cap_cuts_a_large_stream() {
 
 #[tokio::test]
 async fn header_and_body_timeouts() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let timeout = Duration::from_millis(400);
@@ -214,8 +193,8 @@ async fn header_and_body_timeouts() {
 
 #[tokio::test]
 async fn per_ip_connection_cap_holds_under_concurrency() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let cap = net.options().per_ip_connections.get();
     let site = std::sync::Arc::new(net.site_client());
@@ -234,13 +213,13 @@ async fn per_ip_connection_cap_holds_under_concurrency() {
     let max = server.stats.max_active.load(Ordering::SeqCst);
     assert!(max <= cap, "{max} connections open at once, cap {cap}");
     assert!(max >= 2, "requests should have run in parallel (max {max})");
-    assert_eq!(server.stats.requests().len(), 20);
+    assert_eq!(server.seen().len(), 20);
 }
 
 #[tokio::test]
 async fn connection_cap_spans_site_clients() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let opts = NetOptions {
         per_ip_connections: NonZeroUsize::new(3).expect("non-zero"),
         ..options(&pki)
@@ -263,8 +242,8 @@ async fn connection_cap_spans_site_clients() {
 
 #[tokio::test]
 async fn sends_our_user_agent_and_never_credentials_cookies_or_origin() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let port = server.addr.port();
     let with_userinfo =
@@ -278,7 +257,7 @@ async fn sends_our_user_agent_and_never_credentials_cookies_or_origin() {
         .header(ACCEPT_ENCODING, HeaderValue::from_static("gzip"))
         .header(protocol.clone(), HeaderValue::from_static("2025-06-18"));
     net.site_client().fetch(request).await.expect("fetch");
-    let seen = server.stats.requests();
+    let seen = server.seen();
     assert_eq!(seen.len(), 1);
     let headers = &seen[0].headers;
     assert_eq!(headers.get(USER_AGENT).expect("ua"), DEFAULT_USER_AGENT);
@@ -297,8 +276,8 @@ async fn sends_our_user_agent_and_never_credentials_cookies_or_origin() {
 
 #[tokio::test]
 async fn negotiates_http2_when_offered() {
-    let pki = TestPki::new();
-    let h2 = Server::start(&pki, Mode::TlsH2).await;
+    let pki = pki();
+    let h2 = start(&pki, Mode::TlsH2).await;
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let response = site
@@ -308,7 +287,7 @@ async fn negotiates_http2_when_offered() {
     assert_eq!(response.http_version, Version::HTTP_2);
     assert_eq!(response.body.as_ref(), b"hello");
     assert_eq!(response.address, h2.addr);
-    assert_eq!(h2.stats.requests()[0].version, Version::HTTP_2);
+    assert_eq!(h2.seen()[0].version, Version::HTTP_2);
     // A body cap on HTTP/2 resets the stream, not the whole connection's other requests.
     let big = site
         .fetch(FetchRequest::get(url(&h2, "https", "/big")).body_cap(10_000))
@@ -320,8 +299,8 @@ async fn negotiates_http2_when_offered() {
 
 #[tokio::test]
 async fn plain_http_works_too() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::Plain).await;
+    let pki = pki();
+    let server = start(&pki, Mode::Plain).await;
     let net = Net::new(options(&pki)).expect("net");
     let response = net
         .site_client()
@@ -334,8 +313,8 @@ async fn plain_http_works_too() {
 
 #[tokio::test]
 async fn streams_an_event_body_and_stops_early() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let mut head = net
         .site_client()
@@ -359,8 +338,8 @@ async fn streams_an_event_body_and_stops_early() {
 
 #[tokio::test]
 async fn status_429_slows_the_host_down() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let response = net
         .site_client()
@@ -379,7 +358,7 @@ async fn status_429_slows_the_host_down() {
 
 #[tokio::test]
 async fn connect_and_tls_failures_are_told_apart() {
-    let pki = TestPki::new();
+    let pki = pki();
     // A port with nobody listening.
     let closed = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -402,7 +381,7 @@ async fn connect_and_tls_failures_are_told_apart() {
     );
 
     // Without the test CA the certificate is not trusted.
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let server = start(&pki, Mode::TlsH1).await;
     let untrusting = Net::new(NetOptions {
         ca_files: Vec::new(),
         ..options(&pki)
@@ -418,7 +397,7 @@ async fn connect_and_tls_failures_are_told_apart() {
 
 #[tokio::test]
 async fn unknown_names_and_bad_urls_fail_cleanly() {
-    let pki = TestPki::new();
+    let pki = pki();
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let ftp = Url::parse("ftp://site.test/file").expect("url");

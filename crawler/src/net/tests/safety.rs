@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use super::support::{Mode, Server, TestPki, SITE};
+use super::support::{pki, start, Mode, Server, TestPki, SITE};
 use crate::input::Exclusions;
 use crate::net::{
     BlockedRange, FetchError, FetchRequest, Net, NetOptions, RobotsRules, Throttle,
@@ -25,15 +25,7 @@ fn ip(last: u8) -> IpAddr {
 fn options(pki: &TestPki, addrs: Vec<IpAddr>) -> NetOptions {
     NetOptions {
         static_hosts: HashMap::from([(SITE.to_owned(), addrs)]),
-        allow_nets: vec!["127.0.0.0/8".parse().expect("net")],
-        ca_files: vec![pki.ca_file.path().to_owned()],
-        nameservers: vec!["127.0.0.1:9".parse().expect("addr")],
-        per_host_rps: 1000.0,
-        per_host_burst: NonZeroU32::new(100).expect("non-zero"),
-        resolver_timeout: Duration::from_millis(200),
-        resolver_attempts: 0,
-        throttle_jitter: Duration::ZERO,
-        ..NetOptions::default()
+        ..crate::testkit::net_options(&[SITE], Some(pki))
     }
 }
 
@@ -43,8 +35,8 @@ fn url(server: &Server, path: &str) -> Url {
 
 #[tokio::test]
 async fn an_opted_out_host_gets_no_connection() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let parent = SITE.split_once('.').map_or(SITE, |(_, p)| p).to_owned();
     let opt_out = Arc::new(Exclusions::from_domains([parent]));
     let net = Net::with_opt_out(options(&pki, vec![ip(1)]), opt_out).expect("net");
@@ -59,8 +51,8 @@ async fn an_opted_out_host_gets_no_connection() {
 
 #[tokio::test]
 async fn an_excluded_range_wins_over_the_allow_list() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let opts = NetOptions {
         exclude_nets: vec!["127.0.0.1/32".parse().expect("net")],
         ..options(&pki, vec![ip(1)])
@@ -86,8 +78,8 @@ async fn an_excluded_range_wins_over_the_allow_list() {
 
 #[tokio::test]
 async fn robots_rules_stop_disallowed_gets_before_any_request() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki, vec![ip(1)])).expect("net");
     let site = net.site_client();
     let origin = url(&server, "/");
@@ -99,7 +91,7 @@ async fn robots_rules_stop_disallowed_gets_before_any_request() {
         .await
         .expect_err("disallowed");
     assert!(matches!(err, FetchError::Disallowed { .. }), "{err}");
-    assert!(server.stats.requests().is_empty());
+    assert!(server.seen().is_empty());
     let other = site
         .fetch(FetchRequest::get(url(&server, "/redirect")))
         .await
@@ -111,8 +103,8 @@ async fn robots_rules_stop_disallowed_gets_before_any_request() {
 
 #[tokio::test]
 async fn the_user_agent_names_the_contact() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let opts = NetOptions {
         contact: Some("mailto:ops@example.org".into()),
         ..options(&pki, vec![ip(1)])
@@ -126,7 +118,7 @@ async fn the_user_agent_names_the_contact() {
         .fetch(FetchRequest::get(url(&server, "/ok")))
         .await
         .expect("fetch");
-    let seen = server.stats.requests();
+    let seen = server.seen();
     let ua = seen[0].headers["user-agent"].to_str().expect("ascii");
     assert!(
         ua.starts_with("mcpcensus/") && ua.contains("docs/bot.md"),
@@ -142,8 +134,8 @@ async fn the_user_agent_names_the_contact() {
 
 #[tokio::test]
 async fn the_per_ip_rate_is_charged_to_the_address_the_connection_uses() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     // 127.0.0.2 refuses (nothing listens there); the connection goes to 127.0.0.1.
     let opts = NetOptions {
         per_ip_rps: 0.001,

@@ -5,13 +5,13 @@
 use http::StatusCode;
 
 use super::client::{options, url};
-use super::support::{Mode, Server, TestPki};
+use super::support::{pki, start, Mode};
 use crate::net::{FetchRequest, Net};
 
 #[tokio::test]
 async fn a_bare_503_pauses_the_host_unless_it_is_the_answer() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let site = net.site_client();
     let marked = FetchRequest::get(url(&server, "https", "/unavailable")).bare_503_is_answer();
@@ -26,8 +26,8 @@ async fn a_bare_503_pauses_the_host_unless_it_is_the_answer() {
 
 #[tokio::test]
 async fn a_marked_request_still_pauses_on_429_and_on_retry_after() {
-    let pki = TestPki::new();
-    let server = Server::start(&pki, Mode::TlsH1).await;
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
     let net = Net::new(options(&pki)).expect("net");
     let later = FetchRequest::get(url(&server, "https", "/unavailable-later")).bare_503_is_answer();
     let response = net.site_client().fetch(later).await.expect("fetch");

@@ -13,7 +13,7 @@ fn https() -> ProbeFacts {
     }
 }
 
-fn names(d: &[crate::probe::Deprecated]) -> Vec<&'static str> {
+fn names(d: &[crate::probe::DeprecatedFeature]) -> Vec<&'static str> {
     d.iter().map(|d| d.as_str()).collect()
 }
 

@@ -27,7 +27,7 @@ fn a_pasted_read_only_list_stays_high() {
         "annotations":{"readOnlyHint":true}}]"#;
     let report = grade_pasted(text).unwrap();
     assert_eq!(report.findings.len(), 1);
-    assert_eq!(report.findings[0].severity, "high");
+    assert_eq!(report.findings[0].severity.as_str(), "high");
     assert!(report.tools[0].fingerprint.is_some());
     assert!(report.tools[0].grade.is_some());
 }

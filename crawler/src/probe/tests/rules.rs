@@ -80,7 +80,7 @@ fn sw001(tools: &ToolsRead, source: ListSource) -> Option<String> {
     server_rules(tools, source, Some("https://x.test/mcp"))
         .into_iter()
         .find(|f| f.rule_id == "SW-MCP-001")
-        .map(|f| f.severity)
+        .map(|f| f.severity.as_str().to_owned())
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn sw_mcp_011_is_one_finding_per_tool_at_the_worse_severity() {
     let found: Vec<(String, String)> = server_rules(&tools, ListSource::Probe, None)
         .into_iter()
         .filter(|f| f.rule_id == "SW-MCP-011")
-        .map(|f| (f.tool.unwrap(), f.severity))
+        .map(|f| (f.tool.unwrap(), f.severity.as_str().to_owned()))
         .collect();
     assert_eq!(
         found,

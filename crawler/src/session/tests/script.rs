@@ -6,7 +6,7 @@ use mcpcensus_store::Outcome;
 use serde_json::json;
 use tokio::time::Instant;
 
-use super::server::{site_client, Canned, McpServer, Seen};
+use super::server::{site_client, Canned, McpServer, Seen, SessionServer};
 use crate::session::{run_session, SessionOptions, SessionReport};
 
 pub(super) const INIT: &str = "initialize";

@@ -10,7 +10,7 @@ use super::script::{
     assert_verdict, init_result, plain_server, replacing, session, session_with, tools_result,
     INIT, LIST, NOTE,
 };
-use super::server::{Canned, McpServer, Seen};
+use super::server::{Canned, McpServer, Seen, SessionServer};
 use crate::session::SessionOptions;
 
 #[tokio::test]
@@ -30,7 +30,7 @@ async fn passes_with_json_answers_and_sends_the_seeds_requests() {
     assert!(!report.session_id_issued);
     assert_eq!(report.tool_count, Some(3));
     assert_eq!(report.tool_names, ["tool_00", "tool_01", "tool_02"]);
-    assert_eq!(report.tool_names_seed, report.tool_names);
+    assert_eq!(report.tool_names_first_25.0, report.tool_names);
     assert_eq!(
         report.tools[1].description.as_deref(),
         Some("Tool number 1")
@@ -83,7 +83,13 @@ async fn passes_with_json_answers_and_sends_the_seeds_requests() {
     assert_eq!(seen[2].body, crate::session::tools_list_body());
     // A complete answer's connection goes back to the site's pool (usually all three share
     // one; the pool's check-in can race the next request, so only some reuse is asserted).
-    assert!(server.connections.load(std::sync::atomic::Ordering::SeqCst) <= 2);
+    assert!(
+        server
+            .stats
+            .accepted
+            .load(std::sync::atomic::Ordering::SeqCst)
+            <= 2
+    );
 }
 
 #[tokio::test]
@@ -255,15 +261,15 @@ async fn an_empty_tool_list_is_partial() {
 }
 
 #[tokio::test]
-async fn thirty_tools_keep_25_seed_names_and_all_30() {
+async fn thirty_tools_keep_the_first_25_names_and_all_30() {
     let server = McpServer::start(replacing(LIST, Canned::json(200, tools_result(30)))).await;
     let report = session(&server).await;
     assert_eq!(report.outcome, Outcome::Pass, "{report:#?}");
     assert_eq!(report.tool_count, Some(30));
     assert_eq!(report.tool_names.len(), 30);
     assert_eq!(report.tools.len(), 30);
-    assert_eq!(report.tool_names_seed.len(), 25);
-    assert_eq!(report.tool_names_seed[..], report.tool_names[..25]);
+    assert_eq!(report.tool_names_first_25.len(), 25);
+    assert_eq!(report.tool_names_first_25[..], report.tool_names[..25]);
     assert_eq!(report.tool_names[29], "tool_29");
 
     // A smaller tools cap keeps fewer in full; the count and the seed names stay.
@@ -274,7 +280,7 @@ async fn thirty_tools_keep_25_seed_names_and_all_30() {
     let report = session_with(&server, &opts).await;
     assert_eq!(report.tool_count, Some(30));
     assert_eq!(report.tool_names.len(), 10);
-    assert_eq!(report.tool_names_seed.len(), 10);
+    assert_eq!(report.tool_names_first_25.len(), 10);
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use super::script::{
     assert_verdict, init_result, plain_server, replacing, session, session_with, tools_result,
     INIT, LIST, NOTE,
 };
-use super::server::{site_client, Canned, McpServer};
+use super::server::{site_client, Canned, McpServer, SessionServer};
 use crate::session::{can_open, run_session, SessionOptions, REDIRECT_REASON, SESSION_BUDGET};
 
 #[tokio::test]

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::fixture::{assert_one_true_record_per_line, read_store, Web};
 use crate::child::{spawn_crawler, wait, ChildOptions};
+use crate::util::counts;
 
 const SITES: u32 = 600;
 const KILLS: usize = 20;
@@ -85,7 +86,7 @@ pub async fn kill_and_resume(web: &Web, kills: usize, extra: &[&str]) {
     assert_eq!(code, Some(0), "{stderr}");
     let (manifest, records) = read_store(&web.store()).unwrap();
     assert_eq!(manifest.status, mcpcensus_store::RunStatus::Complete);
-    assert_eq!(manifest.counts["records_written"], web.sites.len() as u64);
+    assert_eq!(counts(&manifest).records_written, web.sites.len() as u64);
     assert_one_true_record_per_line(web, &records);
     eprintln!(
         "seed {seed}: {kills} kills, records after each {progress:?}, {} in all, {:.1} s",

@@ -6,6 +6,7 @@ use mcpcensus_store::{Outcome, RunStatus};
 
 use super::fixture::{assert_one_true_record_per_line, read_store, Web};
 use crate::child::{signal, spawn_crawler, wait, ChildOptions};
+use crate::util::counts;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_mid_run_marks_the_run_interrupted_with_counts_and_exits_143() {
@@ -30,14 +31,14 @@ async fn sigterm_mid_run_marks_the_run_interrupted_with_counts_and_exits_143() {
     let (manifest, records) = read_store(&web.store()).unwrap();
     assert_eq!(manifest.status, RunStatus::Interrupted);
     assert!(manifest.ended_at.is_some());
-    assert_eq!(manifest.counts["lines_read"], records.len() as u64);
-    assert_eq!(manifest.counts["records_written"], records.len() as u64);
+    assert_eq!(counts(&manifest).lines_read, records.len() as u64);
+    assert_eq!(counts(&manifest).records_written, records.len() as u64);
     let not_started = records
         .iter()
         .filter(|r| r.outcome == Outcome::NotStarted)
         .count() as u64;
     assert!(not_started > 0, "SIGTERM came early: sites were left");
-    assert_eq!(manifest.counts["outcome.not_started"], not_started);
+    assert_eq!(counts(&manifest).outcome(Outcome::NotStarted), not_started);
 
     // And the run resumes to completion.
     let child = spawn_crawler(

@@ -1,0 +1,71 @@
+//! The discovery documents: fetched at the origin the redirects led to, each logged with what
+//! it was, a card parsed, an HTML answer where JSON belongs marked a soft 404.
+
+use mcpcensus_store::{DiscoveredVia, DocumentKind};
+
+use super::*;
+use crate::discovery::{AI_CATALOG_PATH, MCP_PATH, SERVER_CARD_PATH};
+use crate::scan::documents::fetch_documents;
+
+const CARD: &str = r#"{
+  "name": "com.example/docs",
+  "version": "1.0.0",
+  "remotes": [{"type": "streamable-http", "url": "https://www.site.test/mcp"}]
+}"#;
+
+#[tokio::test]
+async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
+    let (server, pki) = server(|seen| match (seen.host().as_deref(), seen.path.as_str()) {
+        (Some(SITE), _) => Canned::redirect(301, &on(seen, WWW, &seen.path)),
+        (_, "/") => html("home"),
+        (_, SERVER_CARD_PATH) => Canned::json(200, CARD),
+        (_, AI_CATALOG_PATH) => html("not found, but 200"),
+        _ => Canned::new(404),
+    })
+    .await;
+    let mut site = scan_ignoring_robots(&server, &pki, SITE);
+    let found = fetch_documents(&mut site, 64 * 1024, &|_| false)
+        .await
+        .expect("on the site");
+
+    // Only the homepage was asked at the input origin; everything after at www.
+    let asked = requests(&server);
+    assert_eq!(asked[0], (SITE.to_owned(), "/".to_owned()));
+    assert!(asked[1..].iter().all(|(host, _)| host == WWW), "{asked:?}");
+    assert!(asked.iter().any(|(_, path)| path == MCP_PATH), "{asked:?}");
+
+    assert_eq!(found.cards.len(), 1, "{:?}", found.cards);
+    assert_eq!(found.cards[0].via, DiscoveredVia::ServerCard);
+    assert!(found.cards[0].parse.parsed().is_some());
+
+    let docs = &site.record.documents;
+    let doc = |kind: DocumentKind| {
+        docs.iter()
+            .find(|d| d.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind} document in {docs:?}"))
+    };
+    assert!(doc(DocumentKind::Home).parsed);
+    let card = doc(DocumentKind::ServerCard);
+    assert!(card.parsed && !card.soft_404, "{card:?}");
+    assert_eq!(
+        card.url,
+        format!("{}{SERVER_CARD_PATH}", origin(&server, WWW))
+    );
+    let catalog = doc(DocumentKind::AiCatalog);
+    assert!(catalog.soft_404 && !catalog.parsed, "{catalog:?}");
+    let legacy = doc(DocumentKind::LegacyCard);
+    assert_eq!(legacy.status, Some(404));
+    assert!(!legacy.parsed);
+}
+
+#[tokio::test]
+async fn documents_are_not_fetched_when_the_redirects_leave_the_site() {
+    let (server, pki) = server(|seen| Canned::redirect(301, &on(seen, OTHER, "/"))).await;
+    let mut site = scan_ignoring_robots(&server, &pki, SITE);
+    let left = fetch_documents(&mut site, 64 * 1024, &|_| false).await;
+    let Err(reason) = left else {
+        panic!("the documents were fetched off the site");
+    };
+    assert!(reason.starts_with("redirects to another site"), "{reason}");
+    assert_eq!(requests(&server).len(), 1);
+}

@@ -1,0 +1,123 @@
+//! The run's counts, as the manifest, `--stats-json` and the last JSON log line carry them. On
+//! disk they stay the flat object earlier builds wrote (`"lines_read": 10`, `"outcome.pass": 7`,
+//! keys sorted), so their manifests read and resume unchanged; in code they are this struct.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::Outcome;
+
+/// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
+pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
+
+/// Totals of one run, filled in when it ends.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "BTreeMap<String, u64>", into = "BTreeMap<String, u64>")]
+pub struct RunCounts {
+    pub lines_read: u64,
+    pub blank_or_comment: u64,
+    pub duplicates_skipped: u64,
+    pub other_shard: u64,
+    pub invalid_input: u64,
+    pub excluded: u64,
+    pub targets: u64,
+    pub records_written: u64,
+    pub defects: u64,
+    pub endpoints: u64,
+    /// Lines skipped because the resumed run already had their record.
+    pub already_recorded: u64,
+    /// Scans retried because this machine ran out of a resource.
+    pub local_resource_retries: u64,
+    /// Records per outcome; outcomes no record had are absent.
+    pub per_outcome: BTreeMap<Outcome, u64>,
+    /// Keys this build does not know (a newer build's counters), kept as read so rewriting
+    /// the manifest loses nothing.
+    pub other: BTreeMap<String, u64>,
+}
+
+impl RunCounts {
+    /// Each plain counter's key and field, once: both directions of the JSON form use it.
+    fn plain(&mut self) -> [(&'static str, &mut u64); 12] {
+        [
+            ("lines_read", &mut self.lines_read),
+            ("blank_or_comment", &mut self.blank_or_comment),
+            ("duplicates_skipped", &mut self.duplicates_skipped),
+            ("other_shard", &mut self.other_shard),
+            ("invalid_input", &mut self.invalid_input),
+            ("excluded", &mut self.excluded),
+            ("targets", &mut self.targets),
+            ("records_written", &mut self.records_written),
+            ("defects", &mut self.defects),
+            ("endpoints", &mut self.endpoints),
+            ("already_recorded", &mut self.already_recorded),
+            ("local_resource_retries", &mut self.local_resource_retries),
+        ]
+    }
+
+    /// Records with `outcome` (0 when none).
+    pub fn outcome(&self, outcome: Outcome) -> u64 {
+        self.per_outcome.get(&outcome).copied().unwrap_or(0)
+    }
+}
+
+impl From<RunCounts> for BTreeMap<String, u64> {
+    fn from(mut counts: RunCounts) -> Self {
+        let mut map = std::mem::take(&mut counts.other);
+        for (key, value) in counts.plain() {
+            map.insert(key.to_owned(), *value);
+        }
+        for (outcome, n) in &counts.per_outcome {
+            map.insert(format!("{OUTCOME_KEY_PREFIX}{outcome}"), *n);
+        }
+        map
+    }
+}
+
+impl From<BTreeMap<String, u64>> for RunCounts {
+    /// Missing counters are 0 (a partial object from a tool); unknown keys go to `other`.
+    fn from(mut map: BTreeMap<String, u64>) -> Self {
+        let mut counts = RunCounts::default();
+        for (key, value) in counts.plain() {
+            if let Some(n) = map.remove(key) {
+                *value = n;
+            }
+        }
+        for (key, n) in map {
+            let outcome = key
+                .strip_prefix(OUTCOME_KEY_PREFIX)
+                .and_then(Outcome::parse);
+            match outcome {
+                Some(outcome) => {
+                    counts.per_outcome.insert(outcome, n);
+                }
+                None => {
+                    counts.other.insert(key, n);
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// The manifest's `counts`: `{}` until the run ends (as earlier builds wrote it), read back as
+/// `None`, so "not counted yet" stays apart from "counted zero".
+pub(crate) mod optional {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::RunCounts;
+
+    pub fn serialize<S: Serializer>(counts: &Option<RunCounts>, s: S) -> Result<S::Ok, S::Error> {
+        match counts {
+            Some(counts) => counts.serialize(s),
+            None => BTreeMap::<String, u64>::new().serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RunCounts>, D::Error> {
+        let map = BTreeMap::<String, u64>::deserialize(d)?;
+        Ok((!map.is_empty()).then(|| RunCounts::from(map)))
+    }
+}
