@@ -25,6 +25,10 @@ SCHEMA = TOP / "configs/clickhouse/schema.sql"
 # The migration's columns are read from the Rust source so the two cannot drift apart.
 SCHEMA_RS = TOP / "store/src/clickhouse/schema.rs"
 TABLES = ["runs", "sites", "tools", "findings"]
+# Tables whose later columns `schema init` adds by ALTER, and the Rust list of them.
+MIGRATED = [("sites", "ADDED_SITES_COLUMNS"), ("runs", "ADDED_RUNS_COLUMNS")]
+# Queries of the pack that the crawl sends, not the report.
+CRAWL_QUERIES = ["last_scans.sql"]
 DAILY = ("SELECT day, run_id, outcome, uniqExactMerge(sites), uniqExactMerge(endpoints) "
          "FROM daily_adoption GROUP BY day, run_id, outcome ORDER BY day, run_id, outcome")
 TIMEOUT_S = 60
@@ -85,22 +89,25 @@ def main():
     # The schema, as `schema init` runs it.
     for st in statements(SCHEMA.read_text()):
         new(st.replace("{db}", db))
-    # The migration: a sites table from before the added columns gets them by ALTER.
-    added = re.findall(r'\("(\w+)", "([^"]+)"\)', SCHEMA_RS.read_text())
-    if not added:
-        problems.append("no ADDED_SITES_COLUMNS found in " + str(SCHEMA_RS))
+    # The migration: a table from before the added columns gets them by ALTER.
+    rust = SCHEMA_RS.read_text()
     for st in statements(SCHEMA.read_text()):
         new(st.replace("{db}", "migrated"))
-    for name, _ in added:
-        new(f"ALTER TABLE migrated.sites DROP COLUMN {name}")
-    for name, ty in added:
-        present = new("SELECT count() FROM system.columns WHERE database = 'migrated' "
-                      f"AND table = 'sites' AND name = '{name}'").strip()
-        if present != "0":
-            problems.append(f"migration: {name} present before ALTER ({present})")
-        new(f"ALTER TABLE migrated.sites ADD COLUMN {name} {ty}")
-    if new(f"DESCRIBE TABLE {db}.sites") != new("DESCRIBE TABLE migrated.sites"):
-        problems.append("migration: migrated sites columns differ from a fresh sites table")
+    for table, const in MIGRATED:
+        block = re.search(const + r"[^=]*=\s*\[(.*?)\];", rust, re.S)
+        added = re.findall(r'\("(\w+)", "([^"]+)"\)', block.group(1)) if block else []
+        if not added:
+            problems.append(f"no {const} found in {SCHEMA_RS}")
+        for name, _ in added:
+            new(f"ALTER TABLE migrated.{table} DROP COLUMN {name}")
+        for name, ty in added:
+            present = new("SELECT count() FROM system.columns WHERE database = 'migrated' "
+                          f"AND table = '{table}' AND name = '{name}'").strip()
+            if present != "0":
+                problems.append(f"migration: {table}.{name} present before ALTER ({present})")
+            new(f"ALTER TABLE migrated.{table} ADD COLUMN {name} {ty}")
+        if new(f"DESCRIBE TABLE {db}.{table}") != new(f"DESCRIBE TABLE migrated.{table}"):
+            problems.append(f"migration: migrated {table} columns differ from a fresh table")
 
     # Read before this script sends queries of its own.
     queries = report_queries(url)
@@ -117,6 +124,9 @@ def main():
     for f in sorted(QUERIES.glob("analyst_*.sql")):
         queries.append(f.read_text().replace("?", f"'{latest}'"))
     queries.append(DAILY)
+    # The crawl's own query (re-scans); ordered here only, so both engines list rows alike.
+    for name in CRAWL_QUERIES:
+        queries.append((QUERIES / name).read_text().rstrip() + "\nORDER BY site")
     # Every query file of the pack must be among them (its first line is its comment).
     for f in sorted(QUERIES.glob("*.sql")):
         first = f.read_text().splitlines()[0].split("{")[0]

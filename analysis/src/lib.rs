@@ -60,11 +60,9 @@ pub fn build(
     let mut history = Vec::with_capacity(manifests.len());
     for m in &manifests {
         let records = store.read_run(&m.run_id)?;
-        history.push(history_point(
-            &m.run_id,
-            records,
-            settings.platform_min_sites,
-        )?);
+        let mut point = history_point(&m.run_id, records, settings.platform_min_sites)?;
+        point.label.clone_from(&m.label);
+        history.push(point);
     }
     let base = compare_with
         .map(str::to_owned)

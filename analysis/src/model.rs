@@ -234,6 +234,9 @@ pub struct Report {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HistoryPoint {
     pub run_id: String,
+    /// The run's `crawl --label`; reports group runs by it ("(none)" without one).
+    #[serde(default)]
+    pub label: Option<String>,
     /// The earliest scan of the run: the trend's time axis (ms since the epoch, and RFC 3339).
     pub first_scan_ms: Option<u64>,
     pub first_scan_at: Option<String>,

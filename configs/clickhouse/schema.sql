@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS {db}.runs (
     status String,
     source String,
     sites UInt64,
-    server_version String
+    server_version String,
+    label String
 ) ENGINE = ReplacingMergeTree(updated_at)
 ORDER BY run_id;
 

@@ -5,7 +5,7 @@ use clickhouse::Client;
 use mcpcensus_store::format_timestamp;
 
 use super::query::all;
-use super::rows::{HistoryRow, RunOutcomeRow, RunPlatformsRow};
+use super::rows::{HistoryRow, RunLabelRow, RunOutcomeRow, RunPlatformsRow};
 use super::sql;
 use crate::error::AnalysisError;
 use crate::model::HistoryPoint;
@@ -14,13 +14,14 @@ pub async fn history(
     c: &Client,
     platform_min_sites: u64,
 ) -> Result<Vec<HistoryPoint>, AnalysisError> {
-    let (runs, outcomes, platforms) = tokio::try_join!(
+    let (runs, outcomes, platforms, labels) = tokio::try_join!(
         all::<HistoryRow>(c.query(sql::HISTORY), "history"),
         all::<RunOutcomeRow>(c.query(sql::HISTORY_OUTCOMES), "history_outcomes"),
         all::<RunPlatformsRow>(
             c.query(sql::HISTORY_PLATFORMS).bind(platform_min_sites),
             "history_platforms"
         ),
+        all::<RunLabelRow>(c.query(sql::RUN_LABELS), "run_labels"),
     )?;
     Ok(runs
         .into_iter()
@@ -30,7 +31,13 @@ pub async fn history(
                 .iter()
                 .find(|p| p.run_id == h.run_id)
                 .map_or((0, 0), |p| (p.extra_sites, p.extra_passing));
+            let label = labels
+                .iter()
+                .find(|l| l.run_id == h.run_id)
+                .map(|l| l.label.clone())
+                .filter(|l| !l.is_empty());
             HistoryPoint {
+                label,
                 outcomes: outcomes
                     .iter()
                     .filter(|o| o.run_id == h.run_id)

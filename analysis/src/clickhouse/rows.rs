@@ -113,6 +113,12 @@ pub struct HistoryRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct RunLabelRow {
+    pub run_id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct RunOutcomeRow {
     pub run_id: String,
     pub outcome: String,

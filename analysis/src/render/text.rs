@@ -165,8 +165,21 @@ pub fn render(report: &Report) -> String {
                 h.passing
             );
         }
+        by_label(&mut out, &report.history);
     }
     out
+}
+
+/// The runs by label, when some run has one (the sectioned formats' "Adoption by label").
+fn by_label(out: &mut String, history: &[crate::model::HistoryPoint]) {
+    let Some(table) = super::sections::label_table(history) else {
+        return;
+    };
+    section(out, &table.title);
+    for row in &table.rows {
+        let cells: Vec<String> = row.iter().map(super::sections::Cell::shown).collect();
+        let _ = writeln!(out, "  {}", cells.join("  "));
+    }
 }
 
 fn section(out: &mut String, title: &str) {

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS {db}.runs_local {on_cluster} (
     status String,
     source String,
     sites UInt64,
-    server_version String
+    server_version String,
+    label String
 ) ENGINE = ReplacingMergeTree(updated_at)
 ORDER BY (run_id, source);
 

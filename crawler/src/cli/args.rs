@@ -105,7 +105,7 @@ pub struct ScanArgs {
 #[derive(Debug, Args)]
 pub struct CrawlArgs {
     /// Domain lists (one host, host:port or https:// origin a line; .gz accepted); - for stdin.
-    #[arg(value_name = "FILE|-", required = true)]
+    #[arg(value_name = "FILE|-", required_unless_present = "rescan_older_than")]
     pub inputs: Vec<String>,
     #[command(flatten)]
     pub scan: ScanArgs,
@@ -136,6 +136,24 @@ pub struct CrawlArgs {
     /// Also write the final summary as JSON to this file (for schedulers).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
+    /// Re-scan the sites whose last record in the store is older than DUR (e.g. 7d, 36h),
+    /// plus the sites of the given lists never scanned; sites scanned since are skipped.
+    #[arg(long, value_name = "DUR")]
+    pub rescan_older_than: Option<String>,
+    /// Look `registry:NAME` input lines up in the MCP registry at this URL and scan the
+    /// entry's first remote (as `check NAME --registry URL` does).
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+    /// Serve Prometheus metrics at http://ADDR/metrics during the crawl (e.g. 127.0.0.1:9184).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<std::net::SocketAddr>,
+    /// After the run, keep serving the final metrics until they are scraped once or this
+    /// long has passed (e.g. 30s) [default: 0, stop at once].
+    #[arg(long, value_name = "DUR", requires = "metrics")]
+    pub metrics_linger: Option<String>,
+    /// What the run is, e.g. nightly: kept in its manifest and runs row; reports trend by it.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -13,9 +13,9 @@ use super::args::CheckArgs;
 use super::explain::{write_findings, write_transcript, write_verdict};
 use super::setup::{build_scanner, warn_if_no_session_room};
 use crate::config::Probe;
-use crate::input::{Exclusions, Planned, Planner, RawLine, Shard};
+use crate::input::{Exclusions, Planner, RawLine, Shard};
 use crate::net::Exchange;
-use crate::scan::Work;
+use crate::scan::{SiteJob, Work};
 
 /// The run id in a check's record (nothing is stored under it).
 pub const CHECK_RUN_ID: &str = "check";
@@ -83,9 +83,8 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
     )
 }
 
-/// `check NAME --registry URL`: the entry's first remote is checked as given (no discovery); an
-/// entry with only a repository is a stdio server, recorded as not probeable with no request
-/// made to it.
+/// `check NAME --registry URL`: the entry's first remote is checked as given (no discovery),
+/// as a crawl does a `registry:NAME` line.
 async fn check_registry_name(
     args: &CheckArgs,
     config: &crate::config::Config,
@@ -93,32 +92,9 @@ async fn check_registry_name(
     registry: &str,
 ) -> anyhow::Result<(Record, Vec<Exchange>)> {
     let name = args.target.trim();
-    let scanner = build_scanner(config, exclusions.clone())?;
-    let client = scanner.net().site_client();
-    let endpoint = match crate::probe::resolve(&client, registry, name).await? {
-        crate::probe::Resolved::Stdio(repository) => {
-            return Ok((
-                crate::probe::stdio_record(CHECK_RUN_ID, name, &repository),
-                Vec::new(),
-            ))
-        }
-        crate::probe::Resolved::Remote(url) => url,
-    };
-    let mut planner = Planner::new(Shard::ALL, exclusions);
-    let origin = endpoint.origin().ascii_serialization();
-    let planned = match planner.plan(RawLine::Text(&origin)) {
-        Planned::Skip | Planned::Invalid { .. } => {
-            bail!("the registry entry's remote {endpoint} is not a usable address")
-        }
-        planned => planned,
-    };
-    Ok(match Work::from_planned(planned, name, 1, CHECK_RUN_ID) {
-        None => bail!("the registry entry's remote {endpoint} is not a usable address"),
-        Some(Work::Done(record)) => (*record, Vec::new()),
-        Some(Work::Scan(job)) => {
-            scanner
-                .scan_endpoint_with_transcript(&job, CHECK_RUN_ID, &endpoint)
-                .await
-        }
-    })
+    let scanner = build_scanner(config, exclusions)?;
+    let job = SiteJob::registry(name, name, 1);
+    Ok(scanner
+        .scan_registry(&job, name, registry, CHECK_RUN_ID, true)
+        .await?)
 }

@@ -61,6 +61,19 @@ pub async fn connect_for_report(url: &str, database: Option<&str>) -> anyhow::Re
     connect(&target).await
 }
 
+/// Calls `each(origin, last scan ms)` for every site in the crawl's ClickHouse database (the
+/// re-scan's pass over the sites table); returns the number of sites.
+pub async fn last_scans(
+    config: &Config,
+    url: &str,
+    each: impl FnMut(String, u64),
+) -> anyhow::Result<u64> {
+    let target = target(url, None, &config.clickhouse)?;
+    let conn = connect(&target).await?;
+    ch::init_schema(&conn).await?;
+    Ok(ch::last_scans(&conn, each).await?)
+}
+
 /// `mcpcensus schema init`.
 pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<ExitCode> {
     let target = target(url, database, &ClickHouseSettings::default())?;
@@ -160,15 +173,19 @@ pub struct CrawlClickHouse {
     started_at_ms: u64,
     /// The `runs` row's source: `crawl`, or `crawl shard K/N` (one row per shard on a cluster).
     source: String,
+    /// `--label`, or empty.
+    label: String,
+    /// The sink's stats as it goes (metrics).
+    pub live: std::sync::Arc<ch::LiveSinkStats>,
 }
 
 impl CrawlClickHouse {
     pub async fn start(
         config: &Config,
         url: &str,
-        run_id: &str,
-        started_at_ms: u64,
+        manifest: &mcpcensus_store::RunManifest,
     ) -> anyhow::Result<CrawlClickHouse> {
+        let (run_id, started_at_ms) = (manifest.run_id.as_str(), manifest.started_at);
         let target = target(url, None, &config.clickhouse)?;
         let conn = connect(&target).await?;
         ch::init_schema(&conn).await?;
@@ -180,6 +197,8 @@ impl CrawlClickHouse {
             conn,
             started_at_ms,
             source,
+            label: manifest.label.clone().unwrap_or_default(),
+            live: std::sync::Arc::default(),
         };
         this.record_run(run_id, "running", 0).await?;
         Ok(this)
@@ -187,7 +206,8 @@ impl CrawlClickHouse {
 
     /// Starts the sink (its own thread and runtime).
     pub async fn sink(&self, config: &Config, run_id: &str) -> anyhow::Result<ClickHouseSink> {
-        let options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
+        let mut options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
+        options.live = self.live.clone();
         let target = self.conn.target.clone();
         let sink = tokio::task::spawn_blocking(move || ClickHouseSink::start(target, options))
             .await
@@ -242,6 +262,7 @@ impl CrawlClickHouse {
     async fn record_run(&self, run_id: &str, status: &str, sites: u64) -> anyhow::Result<()> {
         let mut row = RunRow::new(run_id, self.started_at_ms, status, &self.source, sites);
         row.server_version = self.conn.version.clone();
+        row.label.clone_from(&self.label);
         ch::record_run(&self.conn, &row).await?;
         Ok(())
     }

@@ -16,7 +16,7 @@ mod tests;
 pub use dedupe::Dedupe;
 pub use exclude::Exclusions;
 pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};
-pub use plan::{excluded_reason, InputCounts, Planned, Planner};
+pub use plan::{excluded_reason, registry_name, InputCounts, Planned, Planner, REGISTRY_PREFIX};
 pub use provenance::{provenance, PSL_CRATE_VERSION};
 pub use reader::{LineReader, RawLine, Source};
 pub use shard::Shard;

@@ -23,8 +23,38 @@ pub enum Planned {
     Invalid {
         reason: Cow<'static, str>,
     },
+    /// A server named by the official MCP registry (`registry:NAME`): looked up at scan time.
+    Registry {
+        name: String,
+    },
     /// Blank, comment, duplicate or another shard's line: counted, no record.
     Skip,
+}
+
+/// The prefix of an input line naming a registry server (`registry:com.example/server`).
+pub const REGISTRY_PREFIX: &str = "registry:";
+/// The longest registry name taken.
+const MAX_REGISTRY_NAME: usize = 200;
+
+/// `registry:NAME` → the name, or why it is not one; `None` for any other line.
+pub fn registry_name(line: &str) -> Option<Result<&str, &'static str>> {
+    let text = line.trim();
+    let prefix = text.get(..REGISTRY_PREFIX.len())?;
+    if !prefix.eq_ignore_ascii_case(REGISTRY_PREFIX) {
+        return None;
+    }
+    let name = &text[REGISTRY_PREFIX.len()..];
+    Some(if name.is_empty() {
+        Err("registry: without a name")
+    } else if name.len() > MAX_REGISTRY_NAME {
+        Err("registry name longer than 200 bytes")
+    } else if !name.bytes().all(|b| b.is_ascii_graphic()) {
+        Err("registry name with spaces or non-ASCII characters")
+    } else if !name.contains('/') {
+        Err("registry name without a '/' (e.g. registry:com.example/server)")
+    } else {
+        Ok(name)
+    })
 }
 
 /// The record's reason for a site on the opt-out list.
@@ -80,6 +110,11 @@ impl Planner {
 
     pub fn plan(&mut self, raw: RawLine<'_>) -> Planned {
         self.counts.lines += 1;
+        if let RawLine::Text(text) = raw {
+            if let Some(name) = registry_name(text) {
+                return self.plan_registry(text, name);
+            }
+        }
         let (input, line) = match raw {
             RawLine::Text(text) => (text, normalize(text)),
             RawLine::TooLong => (
@@ -104,6 +139,36 @@ impl Planner {
                 Planned::Invalid { reason }
             }
             Line::Target(target) => self.plan_target(target),
+        }
+    }
+
+    /// A registry name: sharded and deduplicated by its name; the opt-out list applies to its
+    /// remote once looked up.
+    fn plan_registry(&mut self, text: &str, name: Result<&str, &'static str>) -> Planned {
+        let name = match name {
+            Ok(name) => name,
+            Err(reason) => {
+                if !self.shard.owns(text.trim()) {
+                    self.counts.other_shard += 1;
+                    return Planned::Skip;
+                }
+                self.counts.invalid += 1;
+                return Planned::Invalid {
+                    reason: reason.into(),
+                };
+            }
+        };
+        if !self.shard.owns(name) {
+            self.counts.other_shard += 1;
+            return Planned::Skip;
+        }
+        if !self.dedupe.first_time(&format!("{REGISTRY_PREFIX}{name}")) {
+            self.counts.duplicates += 1;
+            return Planned::Skip;
+        }
+        self.counts.targets += 1;
+        Planned::Registry {
+            name: name.to_owned(),
         }
     }
 

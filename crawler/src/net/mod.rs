@@ -51,5 +51,5 @@ pub use options::*;
 pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};
 pub use robots::{RobotsRules, ROBOTS_PRODUCT_TOKEN};
-pub use throttle::{Throttle, ThrottleStats};
+pub use throttle::{Throttle, ThrottleStats, ThrottleWaits};
 pub use tls::ALPN_PROTOCOLS;

@@ -54,6 +54,27 @@ pub struct ThrottleStats {
     pub slowed_hosts: usize,
 }
 
+/// Requests that waited for a limiter, by limiter, and the time they waited (for metrics).
+#[derive(Debug, Default)]
+pub struct ThrottleWaits {
+    /// Waits for a host's rate (robots.txt Crawl-delay spacing included).
+    pub host: AtomicU64,
+    /// Waits for an IP address's rate.
+    pub ip: AtomicU64,
+    /// Waits for a host paused after a 429/503.
+    pub paused: AtomicU64,
+    /// All of those waits' time, in ms.
+    pub waited_ms: AtomicU64,
+}
+
+impl ThrottleWaits {
+    fn count(&self, which: &AtomicU64, waited: Duration) {
+        which.fetch_add(1, Ordering::Relaxed);
+        self.waited_ms
+            .fetch_add(waited.as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
 /// Shared politeness state for the whole crawl.
 pub struct Throttle {
     clock: TokioClock,
@@ -73,6 +94,7 @@ pub struct Throttle {
     slow_down_max: Duration,
     sweep_every: Nanos,
     last_sweep: AtomicU64,
+    waits: ThrottleWaits,
 }
 
 impl std::fmt::Debug for Throttle {
@@ -106,6 +128,7 @@ impl Throttle {
             slow_down_max: opts.slow_down_max,
             sweep_every: Nanos::from(opts.throttle_sweep_interval),
             last_sweep: AtomicU64::new(0),
+            waits: ThrottleWaits::default(),
         })
     }
 
@@ -117,22 +140,34 @@ impl Throttle {
         self.maybe_sweep();
         let paused_until = self.paused.get(host).map(|entry| *entry);
         if let Some(until) = paused_until {
-            if until > Instant::now() {
+            let now = Instant::now();
+            if until > now {
+                self.waits.count(&self.waits.paused, until - now);
                 tokio::time::sleep_until(until).await;
             }
         }
         if let Some(gap) = gap.filter(|g| *g > self.host_spacing) {
             let at = self.next_slot(host, gap.min(self.slow_down_max));
+            let now = Instant::now();
+            if at > now {
+                self.waits.count(&self.waits.host, at - now);
+            }
             tokio::time::sleep_until(at).await;
         }
-        self.wait(&self.per_host, &host.to_owned()).await;
+        self.wait(&self.per_host, &host.to_owned(), &self.waits.host)
+            .await;
         self.acquire_ip(ip).await;
     }
 
     /// Waits for the IP's rate alone (a connection that reached another address than the one
     /// its request was charged to).
     pub async fn acquire_ip(&self, ip: IpAddr) {
-        self.wait(&self.per_ip, &ip).await;
+        self.wait(&self.per_ip, &ip, &self.waits.ip).await;
+    }
+
+    /// The waits so far.
+    pub fn waits(&self) -> &ThrottleWaits {
+        &self.waits
     }
 
     /// Takes one request from the IP's rate if it has room now (tests see what was charged).
@@ -150,7 +185,14 @@ impl Throttle {
         at
     }
 
-    async fn wait<K: std::hash::Hash + Eq + Clone>(&self, limiter: &Keyed<K>, key: &K) {
+    async fn wait<K: std::hash::Hash + Eq + Clone>(
+        &self,
+        limiter: &Keyed<K>,
+        key: &K,
+        counter: &AtomicU64,
+    ) {
+        let started = Instant::now();
+        let mut waited = false;
         while let Err(not_until) = limiter.check_key(key) {
             let wait = not_until.wait_time_from(self.clock.now());
             let wait = if self.jitter.is_zero() {
@@ -158,7 +200,11 @@ impl Throttle {
             } else {
                 Jitter::up_to(self.jitter) + wait
             };
+            waited = true;
             tokio::time::sleep(wait).await;
+        }
+        if waited {
+            self.waits.count(counter, started.elapsed());
         }
     }
 

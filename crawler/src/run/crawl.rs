@@ -67,6 +67,9 @@ pub struct CrawlJob {
     pub resume: Option<(DoneSet, WrittenCounts)>,
     /// Admission control's thresholds (`--concurrency` is its ceiling).
     pub admission: AdmissionSettings,
+    /// Counters the caller reads too (metrics); built from the reader when `None`. Their
+    /// `consumed_bytes` must be the reader's.
+    pub counters: Option<Arc<Counters>>,
 }
 
 /// The running stages, and the tokens that tell the loop something went wrong.
@@ -104,12 +107,10 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         progress,
         resume,
         admission: admission_settings,
+        counters,
     } = job;
     let (done, initial) = resume.unwrap_or_default();
-    let counters = Arc::new(Counters {
-        consumed_bytes: reader.consumed(),
-        ..Counters::default()
-    });
+    let counters = counters.unwrap_or_else(|| Arc::new(Counters::for_reader(&reader)));
     counters.done.store(initial.records, Ordering::Relaxed);
     counters.admit_limit.store(
         admission::initial(&admission_settings, concurrency),
@@ -222,6 +223,12 @@ async fn feed(
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
             work = stages.work_rx.recv() => match work { Some(w) => w, None => return Ending::Complete },
         };
+        let c = &stages.counters;
+        c.intake_queued
+            .store(stages.work_rx.len() as u64, Ordering::Relaxed);
+        let writer_queued = stages.records.max_capacity() - stages.records.capacity();
+        c.writer_queued
+            .store(writer_queued as u64, Ordering::Relaxed);
         let site = match work {
             Work::Done(record) => {
                 if stages.records.send(*record).await.is_err() {
@@ -323,6 +330,9 @@ async fn finish(
         .await
         .map_err(|_| Error::Writer("the writer thread panicked".into()))?
         .map_err(|_| Error::Writer("the writer thread panicked".into()))?;
+    // Both queues are drained now (the feeding loop's last sample may say otherwise).
+    counters.intake_queued.store(0, Ordering::Relaxed);
+    counters.writer_queued.store(0, Ordering::Relaxed);
     let failure = match (&end.error, local_exhausted.is_cancelled()) {
         (Some(e), _) => Some(format!("the record writer failed: {}", error_chain(e))),
         (None, true) => Some(

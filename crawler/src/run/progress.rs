@@ -32,6 +32,20 @@ pub struct Counters {
     pub held_back_why: AtomicU64,
     /// Wall time the intake spent holding new sites back (only the feeding loop waits), in ms.
     pub held_back_ms: AtomicU64,
+    /// Planned lines waiting for a scan slot, and records waiting for the writer (sampled by
+    /// the feeding loop).
+    pub intake_queued: AtomicU64,
+    pub writer_queued: AtomicU64,
+}
+
+impl Counters {
+    /// Fresh counters sharing the reader's consumed bytes.
+    pub fn for_reader(reader: &crate::input::LineReader) -> Counters {
+        Counters {
+            consumed_bytes: reader.consumed(),
+            ..Counters::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

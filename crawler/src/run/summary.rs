@@ -1,6 +1,5 @@
 //! The run's final accounting.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -72,7 +71,7 @@ impl Summary {
             already_recorded: self.already_recorded,
             local_resource_retries: self.local_retries,
             per_outcome: self.written.per_outcome.clone(),
-            other: BTreeMap::new(),
+            ..RunCounts::default()
         }
     }
 

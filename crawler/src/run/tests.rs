@@ -34,6 +34,7 @@ pub(super) fn job(
         progress: ProgressMode::Quiet,
         resume: None,
         admission: AdmissionSettings::default(),
+        counters: None,
     }
 }
 

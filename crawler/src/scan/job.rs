@@ -14,6 +14,8 @@ pub struct SiteJob {
     pub target: Target,
     pub input: String,
     pub input_line: u64,
+    /// A registry name (`registry:NAME` input): `target` is empty until the name is looked up.
+    pub registry: Option<String>,
 }
 
 impl SiteJob {
@@ -27,10 +29,27 @@ impl SiteJob {
             outcome,
             reason,
         );
-        r.origin = Some(self.target.origin.clone());
-        r.host = Some(self.target.host.clone());
-        r.registrable_domain = Some(self.target.registrable_domain.clone());
+        if self.registry.is_none() {
+            r.origin = Some(self.target.origin.clone());
+            r.host = Some(self.target.host.clone());
+            r.registrable_domain = Some(self.target.registrable_domain.clone());
+        }
         r
+    }
+
+    /// The job of a registry name, its target unknown until looked up.
+    pub fn registry(name: &str, input: &str, input_line: u64) -> SiteJob {
+        SiteJob {
+            target: Target {
+                origin: String::new(),
+                host: String::new(),
+                port: 0,
+                registrable_domain: String::new(),
+            },
+            input: input.to_owned(),
+            input_line,
+            registry: Some(name.to_owned()),
+        }
     }
 }
 
@@ -56,10 +75,12 @@ impl Work {
             target,
             input: input.to_owned(),
             input_line,
+            registry: None,
         };
         Some(match planned {
             Planned::Skip => return None,
             Planned::Scan(target) => Work::Scan(job(target)),
+            Planned::Registry { name } => Work::Scan(SiteJob::registry(&name, input, input_line)),
             Planned::Excluded { target, listed } => {
                 let reason = crate::input::excluded_reason(&listed);
                 Work::Done(Box::new(job(target).record(

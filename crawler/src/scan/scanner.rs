@@ -77,6 +77,10 @@ impl SiteScanner {
         &self.exclusions
     }
 
+    pub(super) fn shared_exclusions(&self) -> Arc<Exclusions> {
+        self.exclusions.clone()
+    }
+
     /// The network the scans use (for lookups made on a scan's behalf, such as a registry's).
     pub fn net(&self) -> &Net {
         &self.net
@@ -107,7 +111,7 @@ impl SiteScanner {
         self.scan_keeping(job, run_id, true, None).await
     }
 
-    async fn scan_keeping(
+    pub(super) async fn scan_keeping(
         &self,
         job: &SiteJob,
         run_id: &str,

@@ -3,7 +3,9 @@
 //! pack need no change. Applied with `ON CLUSTER` (distributed DDL) or node by node.
 
 use super::client::{with_timeout, Connection};
-use super::schema::{add_missing_columns, split_statements};
+use super::schema::{
+    add_missing_columns, split_statements, ADDED_RUNS_COLUMNS, ADDED_SITES_COLUMNS,
+};
 use crate::error::StoreError;
 
 /// The cluster schema file, with `{db}`, `{cluster}` and `{on_cluster}` placeholders.
@@ -77,8 +79,10 @@ pub async fn init_cluster_schema(
     }
     // Columns added after the first release go to the local tables and the Distributed ones.
     let on_cluster = (ddl == ClusterDdl::OnCluster).then_some(cluster);
-    add_missing_columns(conn, "sites_local", on_cluster).await?;
-    add_missing_columns(conn, "sites", on_cluster).await?;
+    add_missing_columns(conn, "sites_local", on_cluster, &ADDED_SITES_COLUMNS).await?;
+    add_missing_columns(conn, "sites", on_cluster, &ADDED_SITES_COLUMNS).await?;
+    add_missing_columns(conn, "runs_local", on_cluster, &ADDED_RUNS_COLUMNS).await?;
+    add_missing_columns(conn, "runs", on_cluster, &ADDED_RUNS_COLUMNS).await?;
     tracing::info!(database = %conn.target.database, cluster, "ClickHouse cluster schema ready");
     Ok(())
 }

@@ -4,6 +4,8 @@
 
 mod client;
 mod cluster;
+mod last_scans;
+mod live;
 mod load;
 mod rows;
 mod schema;
@@ -14,8 +16,9 @@ mod tests;
 
 pub use client::{connect, Backoff, Connection, Password, Target};
 pub use cluster::{cluster_schema_statements, init_cluster_schema, ClusterDdl, CLUSTER_SCHEMA_SQL};
+pub use last_scans::{last_scans, LAST_SCANS_SQL};
 pub use load::{load_dir, LoadSummary};
 pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
 pub use schema::{init_schema, schema_statements, SCHEMA_SQL};
-pub use sink::{insert_records, record_run, ClickHouseSink, SinkOptions, SinkStats};
+pub use sink::{insert_records, record_run, ClickHouseSink, LiveSinkStats, SinkOptions, SinkStats};
 pub use spool::Spool;

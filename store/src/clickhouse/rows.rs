@@ -33,6 +33,8 @@ pub struct RunRow {
     pub source: String,
     pub sites: u64,
     pub server_version: String,
+    /// `crawl --label`, or empty.
+    pub label: String,
 }
 
 impl RunRow {
@@ -45,6 +47,7 @@ impl RunRow {
             source: source.to_owned(),
             sites,
             server_version: String::new(),
+            label: String::new(),
         }
     }
 }

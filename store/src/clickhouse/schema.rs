@@ -40,7 +40,8 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
             .to_owned();
         with_timeout(&what, conn.server.query(&statement).execute()).await?;
     }
-    add_missing_columns(conn, "sites", None).await?;
+    add_missing_columns(conn, "sites", None, &ADDED_SITES_COLUMNS).await?;
+    add_missing_columns(conn, "runs", None, &ADDED_RUNS_COLUMNS).await?;
     tracing::info!(database = %conn.target.database, "ClickHouse schema ready");
     Ok(())
 }
@@ -58,17 +59,21 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 6] = [
     ("surface", "UInt8"),
 ];
 
-/// Adds the [`ADDED_SITES_COLUMNS`] that `table` lacks (`ON CLUSTER` when `cluster` is given).
+/// Columns added to `runs` after its first release, the same way.
+pub const ADDED_RUNS_COLUMNS: [(&str, &str); 1] = [("label", "String")];
+
+/// Adds the `columns` that `table` lacks (`ON CLUSTER` when `cluster` is given).
 pub(crate) async fn add_missing_columns(
     conn: &Connection,
     table: &str,
     cluster: Option<&str>,
+    columns: &[(&str, &str)],
 ) -> Result<(), StoreError> {
     let db = &conn.target.database;
     let on_cluster = cluster
         .map(|c| format!(" ON CLUSTER {c}"))
         .unwrap_or_default();
-    for (name, ty) in ADDED_SITES_COLUMNS {
+    for &(name, ty) in columns {
         let present: u64 = with_timeout(
             "checking the sites columns",
             conn.server

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::client::{connect, with_timeout, Backoff, Connection, Target};
+pub use super::live::LiveSinkStats;
 use super::rows::{approx_bytes, FindingRow, RunRow, SiteRow, ToolRow};
 use super::spool::Spool;
 use crate::error::{io_err, StoreError};
@@ -52,6 +53,8 @@ pub struct SinkOptions {
     pub finish_wait: Duration,
     /// Where batches go while ClickHouse is unreachable.
     pub spool_dir: PathBuf,
+    /// What the sink has done so far, for live metrics.
+    pub live: std::sync::Arc<LiveSinkStats>,
 }
 
 impl SinkOptions {
@@ -67,6 +70,7 @@ impl SinkOptions {
                 .unwrap_or_else(|| unreachable!("default backoff is valid")),
             finish_wait: DEFAULT_FINISH_WAIT,
             spool_dir: spool_dir.into(),
+            live: std::sync::Arc::default(),
         }
     }
 }
@@ -334,6 +338,7 @@ impl Shipper {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Record>) -> Result<SinkStats, StoreError> {
         loop {
+            self.options.live.publish(&self.stats);
             let ship_at = self.batch_started.map(|t| t + self.options.batch_delay);
             tokio::select! {
                 record = rx.recv() => match record {
@@ -354,9 +359,11 @@ impl Shipper {
             }
         }
         self.ship().await?;
+        self.options.live.publish(&self.stats);
         let give_up = Instant::now() + self.options.finish_wait;
         while !self.spool.is_empty() {
             self.try_drain().await?;
+            self.options.live.publish(&self.stats);
             if self.spool.is_empty() {
                 break;
             }

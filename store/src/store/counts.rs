@@ -29,6 +29,12 @@ pub struct RunCounts {
     pub already_recorded: u64,
     /// Scans retried because this machine ran out of a resource.
     pub local_resource_retries: u64,
+    /// `--rescan-older-than`: sites whose last record was older, list sites never seen,
+    /// sites skipped as scanned recently, registry names looked up again.
+    pub rescan_stale: u64,
+    pub rescan_new: u64,
+    pub rescan_fresh_skipped: u64,
+    pub rescan_registry: u64,
     /// Records per outcome; outcomes no record had are absent.
     pub per_outcome: BTreeMap<Outcome, u64>,
     /// Keys this build does not know (a newer build's counters), kept as read so rewriting
@@ -38,7 +44,7 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 12] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 16] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
@@ -52,6 +58,10 @@ impl RunCounts {
             ("endpoints", &mut self.endpoints),
             ("already_recorded", &mut self.already_recorded),
             ("local_resource_retries", &mut self.local_resource_retries),
+            ("rescan_stale", &mut self.rescan_stale),
+            ("rescan_new", &mut self.rescan_new),
+            ("rescan_fresh_skipped", &mut self.rescan_fresh_skipped),
+            ("rescan_registry", &mut self.rescan_registry),
         ]
     }
 

@@ -55,6 +55,9 @@ pub struct RunManifest {
     /// `--resume` can refuse when they changed. Opaque to the store.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<serde_json::Value>,
+    /// `crawl --label`: what the run is (e.g. `nightly`); reports trend by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// The build and inputs of a run (the settings are `config`); exports carry it.
@@ -99,6 +102,7 @@ impl RunManifest {
             provenance: Provenance::default(),
             failure: None,
             selection: None,
+            label: None,
         }
     }
 }

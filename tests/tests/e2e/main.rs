@@ -15,6 +15,7 @@ mod export_tables;
 mod hostile;
 mod mcp;
 mod network;
+mod nightly;
 mod readings;
 mod report;
 mod report_clickhouse;

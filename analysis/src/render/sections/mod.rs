@@ -4,6 +4,9 @@
 mod breakdowns;
 mod methods;
 mod trends;
+mod trends_labels;
+
+pub use trends_labels::{by_label as label_table, NO_LABEL};
 
 use crate::model::Report;
 

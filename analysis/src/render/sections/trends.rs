@@ -29,6 +29,7 @@ pub fn section(report: &Report) -> Option<Section> {
     if report.history.len() > 1 {
         tables.push(adoption(&report.history));
         tables.push(outcomes(&report.history));
+        tables.extend(super::trends_labels::by_label(&report.history));
     }
     if let Some(c) = &report.comparison {
         tables.extend(comparison(c));

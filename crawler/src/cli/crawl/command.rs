@@ -7,15 +7,20 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
 
-use super::open::{new_run, resume_run, NewRun, OpenedRun};
+use super::open::{find, new_run, resume_run, NewRun, OpenedRun};
+use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
-use crate::cli::clickhouse::CrawlClickHouse;
+use crate::cli::clickhouse::{CrawlClickHouse, SPOOL_DIR};
+use crate::cli::metrics::{Metrics, MetricsServer, MetricsSink, Sources};
 use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
 use crate::config::{Config, LogFormat};
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::run::TeeSink;
-use crate::run::{self, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary};
+use crate::run::{
+    self, Counters, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary,
+};
+use crate::scan::CrawlScanner;
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
 pub const EXIT_INCOMPLETE: u8 = 3;
@@ -49,37 +54,25 @@ pub async fn crawl_with(
         warn_if_no_session_room(&config);
     }
     let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
-    let scanner: Option<Arc<dyn Scanner>> = if args.dry_run {
-        None
+    let (scanner, net): (Option<Arc<dyn Scanner>>, _) = if args.dry_run {
+        (None, None)
     } else {
-        Some(Arc::new(build_scanner(&config, exclusions.clone())?))
+        let sites = build_scanner(&config, exclusions.clone())?;
+        let net = sites.net().clone();
+        let scanner = CrawlScanner {
+            sites,
+            registry: args.registry.clone(),
+        };
+        (Some(Arc::new(scanner)), Some(net))
+    };
+    let metrics_linger = metrics_linger(&args)?;
+    let metrics_listener = match args.metrics {
+        Some(addr) => Some(MetricsServer::bind(addr).await?),
+        None => None,
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let selection = Selection::of(&sources, &config)?;
-    let opened = match &args.resume {
-        Some(wanted) => {
-            if config.clickhouse.url.is_some() && args.out.is_none() {
-                bail!(
-                    "--resume reads which sites are done from the embedded store: resume a \
-                     ClickHouse run with --out DIR as well (records then go to both)"
-                );
-            }
-            resume_run(&store, wanted, args.dry_run, &selection)?
-        }
-        None => new_run(
-            &store,
-            NewRun {
-                run_id: args.run_id.as_deref(),
-                argv,
-                config: serde_json::to_value(redacted(&config))?,
-                dry_run: args.dry_run,
-                selection: &selection,
-                provenance: crate::input::provenance(&sources)
-                    .context("checksumming the inputs")?,
-            },
-        )?,
-    };
+    let (opened, sources, rescan) = open_run(&args, argv, &config, &store, sources).await?;
     let OpenedRun {
         mut manifest,
         writer,
@@ -88,10 +81,31 @@ pub async fn crawl_with(
     let run_id = manifest.run_id.clone();
     let (clickhouse, sink, lock_holder) =
         build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
+    let total_bytes = LineReader::total_bytes(&sources);
+    let reader = LineReader::new(sources);
+    let counters = Arc::new(Counters::for_reader(&reader));
+    let (sink, metrics_server) = match metrics_listener {
+        Some(listener) => {
+            let metrics = Metrics::new(Sources {
+                counters: counters.clone(),
+                net,
+                sink: clickhouse.as_ref().map(|ch| ch.live.clone()),
+                spool_dir: clickhouse
+                    .as_ref()
+                    .map(|_| config.crawl.out.join(SPOOL_DIR).join(&run_id)),
+            });
+            let sink: Box<dyn RecordSink> = Box::new(MetricsSink {
+                inner: sink,
+                metrics: metrics.clone(),
+            });
+            (sink, Some(MetricsServer::start(listener, metrics)?))
+        }
+        None => (sink, None),
+    };
     let job = CrawlJob {
         run_id: run_id.clone(),
-        total_bytes: LineReader::total_bytes(&sources),
-        reader: LineReader::new(sources),
+        total_bytes,
+        reader,
         planner: Planner::new(config.input.shard, exclusions),
         scanner,
         sink: layer(sink),
@@ -108,6 +122,7 @@ pub async fn crawl_with(
         progress: progress_mode(&config),
         resume,
         admission: run::AdmissionSettings::default(),
+        counters: Some(counters),
     };
     tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
     let result = run::crawl(job, shutdown.clone()).await;
@@ -121,7 +136,7 @@ pub async fn crawl_with(
             return Err(e.into());
         }
     };
-    record_end(&store, &mut manifest, &summary)?;
+    record_end(&store, &mut manifest, &summary, rescan.as_ref())?;
     if let Some(writer) = lock_holder {
         writer.finish()?;
     }
@@ -130,14 +145,24 @@ pub async fn crawl_with(
         ch.finish_run(&run_id, &status, summary.written.records)
             .await;
     }
+    let mut stats = summary.to_json();
+    stats["counts"] = serde_json::to_value(&manifest.counts)?;
     if let Some(path) = &args.stats_json {
-        write_stats_json(path, &summary)?;
+        write_stats_json(path, &stats)?;
     }
     if !config.output.quiet || summary.ending == Ending::Failed {
         match config.output.log_format {
-            LogFormat::Json => eprintln!("{}", summary_line(&summary)),
-            LogFormat::Text => eprint!("{summary}"),
+            LogFormat::Json => eprintln!("{}", summary_line(&summary, stats)),
+            LogFormat::Text => {
+                eprint!("{summary}");
+                if let Some(r) = &rescan {
+                    eprintln!("{}", r.line());
+                }
+            }
         }
+    }
+    if let Some(server) = metrics_server {
+        server.finish(metrics_linger).await;
     }
     Ok(ExitCode::from(match summary.ending {
         Ending::Complete => 0,
@@ -167,7 +192,7 @@ async fn build_sink(
     let Some(url) = &config.clickhouse.url else {
         return Ok((None, Box::new(writer), None));
     };
-    let ch = CrawlClickHouse::start(config, url, run_id, manifest.started_at).await?;
+    let ch = CrawlClickHouse::start(config, url, manifest).await?;
     ch.drain_leftover_spools(store, run_id).await?;
     let ch_sink = Box::new(ch.sink(config, run_id).await?);
     if tee {
@@ -178,6 +203,16 @@ async fn build_sink(
         Ok((Some(ch), sink, None))
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
+    }
+}
+
+/// `--metrics-linger` (the `--max-duration` syntax); zero when not given.
+fn metrics_linger(args: &CrawlArgs) -> anyhow::Result<Duration> {
+    match &args.metrics_linger {
+        Some(text) => {
+            humantime::parse_duration(text).with_context(|| format!("--metrics-linger {text:?}"))
+        }
+        None => Ok(Duration::ZERO),
     }
 }
 
@@ -207,28 +242,37 @@ fn progress_mode(config: &Config) -> ProgressMode {
 
 /// `--stats-json`: the summary, written whole (a temporary file renamed) so a scheduler never
 /// reads half of it.
-fn write_stats_json(path: &std::path::Path, summary: &Summary) -> anyhow::Result<()> {
+fn write_stats_json(path: &std::path::Path, stats: &serde_json::Value) -> anyhow::Result<()> {
     let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
+    let text = serde_json::to_string_pretty(stats)? + "\n";
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
-/// The summary as the last JSON line on stderr.
-fn summary_line(summary: &Summary) -> String {
+/// The summary (`stats`: its JSON with the manifest's counts) as the last JSON line on stderr.
+fn summary_line(summary: &Summary, stats: serde_json::Value) -> String {
     let mut line = serde_json::json!({
         "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         "level": if summary.ending == Ending::Failed { "ERROR" } else { "INFO" },
         "target": "summary",
     });
-    line["summary"] = summary.to_json();
+    line["summary"] = stats;
     line.to_string()
 }
 
 /// The final manifest: status, failure and counts (over the whole run when resumed).
-fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> anyhow::Result<()> {
-    manifest.counts = Some(summary.manifest_counts());
+fn record_end(
+    store: &Store,
+    manifest: &mut RunManifest,
+    summary: &Summary,
+    rescan: Option<&Rescan>,
+) -> anyhow::Result<()> {
+    let mut counts = summary.manifest_counts();
+    if let Some(r) = rescan {
+        r.fill(&mut counts);
+    }
+    manifest.counts = Some(counts);
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
@@ -240,4 +284,112 @@ fn record_end(store: &Store, manifest: &mut RunManifest, summary: &Summary) -> a
     }
     store.write_manifest(manifest)?;
     Ok(())
+}
+
+/// Opens the run (new, resumed, or a new re-scan with its target list pinned) and returns it
+/// with the sources the crawl reads.
+async fn open_run(
+    args: &CrawlArgs,
+    argv: Vec<String>,
+    config: &Config,
+    store: &Store,
+    lists: Vec<Source>,
+) -> anyhow::Result<(OpenedRun, Vec<Source>, Option<Rescan>)> {
+    if let Some(wanted) = &args.resume {
+        if config.clickhouse.url.is_some() && args.out.is_none() {
+            bail!(
+                "--resume reads which sites are done from the embedded store: resume a \
+                 ClickHouse run with --out DIR as well (records then go to both)"
+            );
+        }
+        let recorded = find(store, wanted)?;
+        let rescan = Selection::recorded_rescan(recorded.selection.as_ref())?;
+        let sources = match &rescan {
+            Some(r) => vec![rescan::pinned_for_resume(
+                store.run_dir(&recorded.run_id)?,
+                r,
+                &Selection::files(&lists)?,
+                args.rescan_older_than.as_deref(),
+            )?],
+            None => lists,
+        };
+        let mut selection = Selection::of(&sources, config)?;
+        selection.rescan.clone_from(&rescan);
+        let opened = resume_run(
+            store,
+            &recorded.run_id,
+            args.dry_run,
+            &selection,
+            args.label.as_deref(),
+        )?;
+        return Ok((opened, sources, rescan));
+    }
+    let mut rescan = match &args.rescan_older_than {
+        Some(older_than) => Some(start_rescan(older_than, config, store, &lists).await?),
+        None => None,
+    };
+    let selection = Selection::of(&lists, config)?;
+    let mut opened = new_run(
+        store,
+        NewRun {
+            run_id: args.run_id.as_deref(),
+            argv,
+            config: serde_json::to_value(redacted(config))?,
+            dry_run: args.dry_run,
+            selection: &selection,
+            provenance: crate::input::provenance(&lists).context("checksumming the inputs")?,
+            label: args.label.clone(),
+        },
+    )?;
+    let Some((r, last)) = rescan.as_mut() else {
+        return Ok((opened, lists, None));
+    };
+    // The target list is written once, into the run, and is the run's input from now on.
+    let path = store
+        .run_dir(&opened.manifest.run_id)?
+        .join(rescan::TARGETS_FILE);
+    rescan::write_targets(&path, last, &lists, r)?;
+    let pinned = vec![Source::File(path)];
+    let mut selection = Selection::of(&pinned, config)?;
+    selection.rescan = Some(r.clone());
+    let mut read = lists;
+    read.extend(pinned.iter().cloned());
+    opened.manifest.selection = Some(serde_json::to_value(&selection)?);
+    opened.manifest.provenance =
+        crate::input::provenance(&read).context("checksumming the inputs")?;
+    store.write_manifest(&opened.manifest)?;
+    tracing::info!(
+        stale = r.stale,
+        new = r.new,
+        fresh_skipped = r.fresh_skipped,
+        "re-scan targets"
+    );
+    Ok((opened, pinned, rescan.map(|(r, _)| r)))
+}
+
+/// The re-scan's pass over the store (ClickHouse with --clickhouse, else the embedded one).
+async fn start_rescan(
+    older_than: &str,
+    config: &Config,
+    store: &Store,
+    lists: &[Source],
+) -> anyhow::Result<(Rescan, LastScans)> {
+    let cutoff_ms = rescan::cutoff(older_than, now_ms())?;
+    let (last, from) = match &config.clickhouse.url {
+        Some(url) => {
+            let mut last = LastScans::default();
+            crate::cli::clickhouse::last_scans(config, url, |o, at| last.see(o, at)).await?;
+            (last, "clickhouse")
+        }
+        None => (LastScans::from_store(store)?, "embedded"),
+    };
+    tracing::info!(sites = last.len(), store = from, "read the last scans");
+    let rescan = Rescan {
+        older_than: older_than.to_owned(),
+        cutoff_ms,
+        store: from.to_owned(),
+        lists: Selection::files(lists)?,
+        ..Rescan::default()
+    };
+    Ok((rescan, last))
 }

@@ -3,8 +3,11 @@
 mod command;
 pub mod limits;
 mod open;
+mod rescan;
 mod selection;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rescan;
 
 pub use command::{crawl, crawl_with, SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};

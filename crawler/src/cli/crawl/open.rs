@@ -26,9 +26,13 @@ pub struct NewRun<'a> {
     pub dry_run: bool,
     pub selection: &'a Selection,
     pub provenance: Provenance,
+    pub label: Option<String>,
 }
 
 pub fn new_run(store: &Store, new: NewRun<'_>) -> anyhow::Result<OpenedRun> {
+    if let Some(label) = &new.label {
+        validate_label(label)?;
+    }
     let run_id = match new.run_id {
         Some(id) => {
             validate_run_id(id)?;
@@ -39,6 +43,7 @@ pub fn new_run(store: &Store, new: NewRun<'_>) -> anyhow::Result<OpenedRun> {
     let mut manifest = RunManifest::new(run_id, now_ms(), new.argv, new.config, new.dry_run);
     manifest.selection = Some(serde_json::to_value(new.selection)?);
     manifest.provenance = new.provenance;
+    manifest.label = new.label;
     let writer = store.create_run(&manifest)?;
     Ok(OpenedRun {
         manifest,
@@ -54,8 +59,19 @@ pub fn resume_run(
     wanted: &str,
     dry_run: bool,
     selection: &Selection,
+    label: Option<&str>,
 ) -> anyhow::Result<OpenedRun> {
     let mut manifest = find(store, wanted)?;
+    if let Some(label) = label.filter(|l| manifest.label.as_deref() != Some(*l)) {
+        bail!(
+            "run {} is labelled {}, not {label:?}: a resumed run keeps its label",
+            manifest.run_id,
+            manifest
+                .label
+                .as_deref()
+                .map_or("(none)".to_owned(), |l| format!("{l:?}"))
+        );
+    }
     if manifest.status == RunStatus::Complete {
         bail!(
             "run {} is complete: nothing to resume (start a new run without --resume)",
@@ -105,7 +121,7 @@ pub fn resume_run(
     })
 }
 
-fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
+pub fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
     if wanted != "latest" {
         return store
             .manifest(wanted)
@@ -117,4 +133,21 @@ fn find(store: &Store, wanted: &str) -> anyhow::Result<RunManifest> {
         .rev()
         .find(|m| m.status != RunStatus::Complete)
         .with_context(|| format!("no unfinished run in {} to resume", store.root().display()))
+}
+
+/// The longest `--label`.
+pub const MAX_LABEL_CHARS: usize = 64;
+
+/// A label is a short, printable name: it heads a group in reports and goes into ClickHouse.
+pub fn validate_label(label: &str) -> anyhow::Result<()> {
+    if label.trim().is_empty() {
+        bail!("--label is empty");
+    }
+    if label.chars().count() > MAX_LABEL_CHARS {
+        bail!("--label is longer than {MAX_LABEL_CHARS} characters");
+    }
+    if label.chars().any(char::is_control) {
+        bail!("--label contains a control character");
+    }
+    Ok(())
 }

@@ -14,6 +14,9 @@ pub struct Selection {
     pub inputs: Vec<FileId>,
     pub shard: String,
     pub exclusions: Vec<FileId>,
+    /// A re-scan run: what selected its targets (its one input is the pinned target list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rescan: Option<super::rescan::Rescan>,
 }
 
 /// A file as it was when the run started: a changed size or modification time means the
@@ -52,14 +55,19 @@ impl FileId {
 }
 
 impl Selection {
-    pub fn of(sources: &[Source], config: &Config) -> anyhow::Result<Selection> {
-        let inputs = sources
+    /// The files as they are now.
+    pub fn files(sources: &[Source]) -> anyhow::Result<Vec<FileId>> {
+        sources
             .iter()
             .map(|s| match s {
                 Source::Stdin => Ok(FileId::stdin()),
                 Source::File(p) => FileId::of(p),
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect()
+    }
+
+    pub fn of(sources: &[Source], config: &Config) -> anyhow::Result<Selection> {
+        let inputs = Selection::files(sources)?;
         let exclusions = config
             .input
             .exclude
@@ -70,7 +78,20 @@ impl Selection {
             inputs,
             shard: config.input.shard.to_string(),
             exclusions,
+            rescan: None,
         })
+    }
+
+    /// The re-scan a run's recorded selection describes, if it is one.
+    pub fn recorded_rescan(
+        recorded: Option<&serde_json::Value>,
+    ) -> anyhow::Result<Option<super::rescan::Rescan>> {
+        let Some(recorded) = recorded else {
+            return Ok(None);
+        };
+        let recorded: Selection = serde_json::from_value(recorded.clone())
+            .context("the run's manifest has an unreadable input selection")?;
+        Ok(recorded.rescan)
     }
 
     /// Refuses, naming the difference, unless `self` (now) selects the same sites as

@@ -1,7 +1,7 @@
 //! Unattended runs: signals, kill -9 and resume, a low open-files limit, a failing sink.
 
 mod bounded;
-mod fixture;
+pub mod fixture;
 mod json_logs;
 mod kill;
 mod limits;

@@ -1,0 +1,48 @@
+use super::rescan::{cutoff, write_targets, LastScans, Rescan};
+use crate::input::Source;
+
+const DAY: u64 = 24 * 3600 * 1000;
+
+#[test]
+fn the_target_list_holds_the_stale_sites_then_the_new_ones_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = 100 * DAY;
+    let mut last = LastScans::default();
+    last.see("https://b.test".into(), now - 30 * DAY);
+    last.see("https://a.test".into(), now - 9 * DAY);
+    // The newest record counts: fresh.
+    last.see("https://fresh.test".into(), now - 40 * DAY);
+    last.see("https://fresh.test".into(), now - DAY);
+    let list = dir.path().join("list.txt");
+    std::fs::write(
+        &list,
+        "# sites\nFRESH.test\nb.test\nnew.test\nnew.test\nhttp://plain.test\nnew2.test:8443\n",
+    )
+    .unwrap();
+    let path = dir.path().join("targets.txt");
+    let mut r = Rescan {
+        cutoff_ms: cutoff("7d", now).unwrap(),
+        ..Rescan::default()
+    };
+    write_targets(&path, &last, &[Source::File(list)], &mut r).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        lines,
+        [
+            "https://a.test",
+            "https://b.test",
+            "https://new.test",
+            // Not a site: copied, so the crawl records why.
+            "http://plain.test",
+            "https://new2.test:8443",
+        ]
+    );
+    assert_eq!((r.stale, r.new, r.fresh_skipped), (2, 2, 1));
+}
+
+#[test]
+fn a_bad_duration_is_an_error_naming_the_flag() {
+    let e = cutoff("7 parsecs", 0).unwrap_err();
+    assert!(format!("{e:#}").contains("--rescan-older-than"), "{e:#}");
+}

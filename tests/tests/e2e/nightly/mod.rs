@@ -1,0 +1,6 @@
+//! The nightly routine: re-scans of what the store holds, run labels, Prometheus metrics.
+
+mod label;
+mod metrics;
+mod registry;
+mod rescan;
