@@ -247,7 +247,29 @@ async fn handshake(
             drop(accept);
             Err(broken())
         }
+        TlsFault::Tls10Only => {
+            let mut accept = accept;
+            if let Some(tcp) = accept.get_mut() {
+                use tokio::io::AsyncWriteExt;
+                let _ = tcp.write_all(&tls10_server_hello()).await;
+                let _ = tcp.shutdown().await;
+            }
+            Err(broken())
+        }
     }
+}
+
+/// A TLS 1.0 ServerHello record: version 3.1, a fixed random, no session id,
+/// TLS_RSA_WITH_AES_128_CBC_SHA, no compression, no extensions.
+fn tls10_server_hello() -> Vec<u8> {
+    let mut body = vec![0x03, 0x01];
+    body.extend_from_slice(&[0x5a; 32]);
+    body.extend_from_slice(&[0x00, 0x00, 0x2f, 0x00]);
+    let mut handshake = vec![0x02, 0x00, 0x00, body.len() as u8];
+    handshake.extend_from_slice(&body);
+    let mut record = vec![TLS_HANDSHAKE, 0x03, 0x01, 0x00, handshake.len() as u8];
+    record.extend_from_slice(&handshake);
+    record
 }
 
 async fn serve_http<I>(shared: &Arc<Shared>, io: I, info: ConnInfo)

@@ -33,6 +33,9 @@ pub enum TlsFault {
     Reset,
     /// The connection is closed (FIN) without a ServerHello.
     Close,
+    /// A server that speaks only TLS 1.0: it answers the ClientHello with a TLS 1.0
+    /// ServerHello (TLS_RSA_WITH_AES_128_CBC_SHA), as such a server's first flight starts.
+    Tls10Only,
 }
 
 /// Which schemes a site answers on the shared port (TLS and plain HTTP are told apart by the
