@@ -107,6 +107,17 @@ pub enum StoreError {
     #[error("{records} records are still in the spool {path} (ClickHouse unreachable); replay them with `mcpcensus load {path} --clickhouse URL`")]
     SpoolNotDrained { path: PathBuf, records: u64 },
 
+    /// ClickHouse rejected more rows for their content than the dead-letter file may hold.
+    #[error("ClickHouse rejected too many records: the dead-letter file {path} reached its cap of {cap_bytes} bytes; see the server errors in it")]
+    DeadLetterFull { path: PathBuf, cap_bytes: u64 },
+
+    #[error("dead-letter file {path}, line {line}: not a dead-letter entry")]
+    DeadLetterLine {
+        path: PathBuf,
+        line: usize,
+        source: serde_json::Error,
+    },
+
     /// The batching task ended before the sink did (it panicked or was cancelled).
     #[error("the ClickHouse sink's task stopped unexpectedly")]
     SinkTaskGone,

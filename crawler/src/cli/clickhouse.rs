@@ -180,12 +180,8 @@ pub struct CrawlClickHouse {
 }
 
 impl CrawlClickHouse {
-    pub async fn start(
-        config: &Config,
-        url: &str,
-        manifest: &mcpcensus_store::RunManifest,
-    ) -> anyhow::Result<CrawlClickHouse> {
-        let (run_id, started_at_ms) = (manifest.run_id.as_str(), manifest.started_at);
+    /// Connects and creates the schema; the run is not recorded yet ([`Self::begin`]).
+    pub async fn connect(config: &Config, url: &str) -> anyhow::Result<CrawlClickHouse> {
         let target = target(url, None, &config.clickhouse)?;
         let conn = connect(&target).await?;
         ch::init_schema(&conn).await?;
@@ -193,21 +189,37 @@ impl CrawlClickHouse {
             s if s == crate::input::Shard::ALL => "crawl".to_owned(),
             s => format!("crawl shard {s}"),
         };
-        let this = CrawlClickHouse {
+        Ok(CrawlClickHouse {
             conn,
-            started_at_ms,
+            started_at_ms: 0,
             source,
-            label: manifest.label.clone().unwrap_or_default(),
+            label: String::new(),
             live: std::sync::Arc::default(),
-        };
-        this.record_run(run_id, "running", 0).await?;
-        Ok(this)
+        })
     }
 
-    /// Starts the sink (its own thread and runtime).
-    pub async fn sink(&self, config: &Config, run_id: &str) -> anyhow::Result<ClickHouseSink> {
+    /// Records the run in `runs` as running (with its label).
+    pub async fn begin(&mut self, manifest: &mcpcensus_store::RunManifest) -> anyhow::Result<()> {
+        self.started_at_ms = manifest.started_at;
+        self.label = manifest.label.clone().unwrap_or_default();
+        self.record_run(&manifest.run_id, "running", 0).await
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Starts the sink (its own thread and runtime); records the server rejects for their
+    /// content go to `dead_letter`.
+    pub async fn sink(
+        &self,
+        config: &Config,
+        run_id: &str,
+        dead_letter: std::path::PathBuf,
+    ) -> anyhow::Result<ClickHouseSink> {
         let mut options = SinkOptions::new(config.crawl.out.join(SPOOL_DIR).join(run_id));
         options.live = self.live.clone();
+        options.dead_letter = Some(dead_letter);
         let target = self.conn.target.clone();
         let sink = tokio::task::spawn_blocking(move || ClickHouseSink::start(target, options))
             .await
@@ -235,20 +247,35 @@ impl CrawlClickHouse {
             let Ok(Some(_lock)) = store.try_lock_run(&run_id) else {
                 continue;
             };
-            let summary = ch::load_dir(
-                &self.conn,
-                &entry.path(),
-                ch::sink::DEFAULT_BATCH_ROWS,
-                ch::sink::DEFAULT_INSERT_ATTEMPTS,
-                &default_backoff(),
-                ch::sink::DEFAULT_INSERT_TIMEOUT,
-            )
-            .await
-            .with_context(|| format!("draining the spool of run {run_id}"))?;
-            std::fs::remove_dir_all(entry.path())
-                .with_context(|| format!("removing {}", entry.path().display()))?;
-            tracing::info!(run_id = %run_id, records = summary.records, "drained a spool left by an earlier run");
+            self.drain_spool(&entry.path(), &run_id).await?;
         }
+        Ok(())
+    }
+
+    /// Loads the spool `run_id` itself left (a resume holding the run's lock: nobody else
+    /// writes it), so ClickHouse holds every record the run handed over before it is asked
+    /// which sites are done.
+    pub async fn drain_own_spool(&self, out: &Path, run_id: &str) -> anyhow::Result<()> {
+        let dir = out.join(SPOOL_DIR).join(run_id);
+        if dir.is_dir() {
+            self.drain_spool(&dir, run_id).await?;
+        }
+        Ok(())
+    }
+
+    async fn drain_spool(&self, dir: &Path, run_id: &str) -> anyhow::Result<()> {
+        let summary = ch::load_dir(
+            &self.conn,
+            dir,
+            ch::sink::DEFAULT_BATCH_ROWS,
+            ch::sink::DEFAULT_INSERT_ATTEMPTS,
+            &default_backoff(),
+            ch::sink::DEFAULT_INSERT_TIMEOUT,
+        )
+        .await
+        .with_context(|| format!("draining the spool of run {run_id}"))?;
+        std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+        tracing::info!(run_id = %run_id, records = summary.records, "drained a spool left by an earlier run");
         Ok(())
     }
 

@@ -15,6 +15,8 @@ mod tests;
 mod tests_admission;
 #[cfg(test)]
 mod tests_faults;
+#[cfg(test)]
+mod tests_resume;
 mod writer;
 
 pub use admission::AdmissionSettings;

@@ -56,8 +56,8 @@ impl RecordSink for mcpcensus_store::clickhouse::ClickHouseSink {
     }
 }
 
-/// Writes every record to two sinks, the first one first (e.g. the embedded store, then
-/// ClickHouse). Both are finished even if the first fails; the first error is returned.
+/// Writes every record to two sinks, the first one first and flushed (e.g. the embedded
+/// store, then ClickHouse). Both are finished even if the first fails; the first error is returned.
 pub struct TeeSink {
     pub first: Box<dyn RecordSink>,
     pub second: Box<dyn RecordSink>,
@@ -66,6 +66,10 @@ pub struct TeeSink {
 impl RecordSink for TeeSink {
     fn write(&mut self, record: &Record) -> Result<(), StoreError> {
         self.first.write(record)?;
+        // Out of the first sink's buffer before the second sees the record, so a killed
+        // process never leaves a record in ClickHouse that the store lost (a resume would
+        // scan that site again and ClickHouse would hold two rows for it until they merge).
+        self.first.flush()?;
         self.second.write(record)
     }
     fn flush(&mut self) -> Result<(), StoreError> {

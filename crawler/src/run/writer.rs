@@ -31,6 +31,14 @@ impl WrittenCounts {
         self.defects += u64::from(record.defect);
         self.endpoints += u64::from(record.endpoint.is_some());
     }
+
+    /// A record known only by these fields (a ClickHouse row).
+    pub fn add_fields(&mut self, outcome: Outcome, defect: bool, endpoint: bool) {
+        self.records += 1;
+        *self.per_outcome.entry(outcome).or_default() += 1;
+        self.defects += u64::from(defect);
+        self.endpoints += u64::from(endpoint);
+    }
 }
 
 /// How the writer ended: its counts, and the sink error that stopped it, if one did.

@@ -15,9 +15,12 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::client::{connect, with_timeout, Backoff, Connection, Target};
+use super::client::{connect, Backoff, Connection, Target};
+use super::dead_letter::{insert_isolating, DeadLetters, InsertPolicy};
+pub(crate) use super::insert::insert_with_retry;
+pub use super::insert::{insert_records, record_run};
 pub use super::live::LiveSinkStats;
-use super::rows::{approx_bytes, FindingRow, RunRow, SiteRow, ToolRow};
+use super::rows::approx_bytes;
 use super::spool::Spool;
 use crate::error::{io_err, StoreError};
 use crate::record::Record;
@@ -55,6 +58,10 @@ pub struct SinkOptions {
     pub spool_dir: PathBuf,
     /// What the sink has done so far, for live metrics.
     pub live: std::sync::Arc<LiveSinkStats>,
+    /// Where records the server rejects for their content go (`None`: such a batch is
+    /// treated like a failing server and spooled).
+    pub dead_letter: Option<PathBuf>,
+    pub dead_letter_max_bytes: u64,
 }
 
 impl SinkOptions {
@@ -71,6 +78,8 @@ impl SinkOptions {
             finish_wait: DEFAULT_FINISH_WAIT,
             spool_dir: spool_dir.into(),
             live: std::sync::Arc::default(),
+            dead_letter: None,
+            dead_letter_max_bytes: super::dead_letter::DEFAULT_DEAD_LETTER_MAX_BYTES,
         }
     }
 }
@@ -87,6 +96,8 @@ pub struct SinkStats {
     pub batches: u64,
     pub failed_attempts: u64,
     pub outages: u64,
+    /// Records the server rejected for their content, written to the dead-letter file.
+    pub dead_lettered: u64,
 }
 
 /// The sink as the writer thread sees it: `write`, `flush`, `finish`, all blocking. Its task
@@ -196,115 +207,6 @@ impl Drop for ClickHouseSink {
     }
 }
 
-/// Inserts records into `sites`, `tools` and `findings` (one insert each, concurrently). Not
-/// atomic across tables: a failed call is retried whole, and the tables collapse what was inserted twice.
-pub async fn insert_records(
-    conn: &Connection,
-    records: &[Record],
-    timeout: Duration,
-) -> Result<(), StoreError> {
-    let err = |op: &'static str| {
-        move |source| StoreError::ClickHouse {
-            op: op.to_owned(),
-            source,
-        }
-    };
-    // The three inserts run at once, so the server parses one while the client encodes another.
-    let sites = async {
-        let mut insert = start_insert::<SiteRow>(conn, "sites", timeout).await?;
-        for r in records {
-            insert
-                .write(&SiteRow::from_record(r))
-                .await
-                .map_err(err("inserting into sites"))?;
-        }
-        insert.end().await.map_err(err("inserting into sites"))
-    };
-    let tools = async {
-        if records.iter().all(|r| r.tools.is_empty()) {
-            return Ok(());
-        }
-        let mut insert = start_insert::<ToolRow>(conn, "tools", timeout).await?;
-        for row in records.iter().flat_map(ToolRow::from_record) {
-            insert
-                .write(&row)
-                .await
-                .map_err(err("inserting into tools"))?;
-        }
-        insert.end().await.map_err(err("inserting into tools"))
-    };
-    let findings = async {
-        if records.iter().all(|r| r.findings.is_empty()) {
-            return Ok(());
-        }
-        let mut insert = start_insert::<FindingRow>(conn, "findings", timeout).await?;
-        for row in records.iter().flat_map(FindingRow::from_record) {
-            insert
-                .write(&row)
-                .await
-                .map_err(err("inserting into findings"))?;
-        }
-        insert.end().await.map_err(err("inserting into findings"))
-    };
-    tokio::try_join!(sites, tools, findings)?;
-    Ok(())
-}
-
-/// Starts an insert into `table` with `timeout` on every call, the first one included (the
-/// client asks the server to DESCRIBE the table before the first row of each insert).
-async fn start_insert<T: clickhouse::Row>(
-    conn: &Connection,
-    table: &'static str,
-    timeout: Duration,
-) -> Result<clickhouse::insert::Insert<T>, StoreError> {
-    let op = || format!("inserting into {table}");
-    match tokio::time::timeout(timeout, conn.client.insert::<T>(table)).await {
-        Ok(Ok(insert)) => Ok(insert.with_timeouts(Some(timeout), Some(timeout))),
-        Ok(Err(source)) => Err(StoreError::ClickHouse { op: op(), source }),
-        Err(_) => Err(StoreError::ClickHouseTimeout {
-            op: op(),
-            secs: timeout.as_secs(),
-        }),
-    }
-}
-
-/// Writes a `runs` row (the latest row of a run wins).
-pub async fn record_run(conn: &Connection, row: &RunRow) -> Result<(), StoreError> {
-    with_timeout("inserting into runs", async {
-        let mut insert = conn.client.insert::<RunRow>("runs").await?;
-        insert.write(row).await?;
-        insert.end().await
-    })
-    .await
-}
-
-/// [`insert_records`] with up to `attempts` tries and jittered backoff between them.
-pub(crate) async fn insert_with_retry(
-    conn: &Connection,
-    records: &[Record],
-    timeout: Duration,
-    attempts: u32,
-    backoff: &Backoff,
-    failed_attempts: &mut u64,
-) -> Result<(), StoreError> {
-    let mut attempt = 0;
-    loop {
-        match insert_records(conn, records, timeout).await {
-            Ok(()) => return Ok(()),
-            Err(e) => {
-                *failed_attempts += 1;
-                attempt += 1;
-                if attempt >= attempts.max(1) {
-                    return Err(e);
-                }
-                let delay = backoff.delay(attempt - 1);
-                tracing::debug!(error = %e, attempt, delay_ms = delay.as_millis() as u64, "ClickHouse insert failed; retrying");
-                tokio::time::sleep(delay).await;
-            }
-        }
-    }
-}
-
 struct Shipper {
     conn: Connection,
     options: SinkOptions,
@@ -317,13 +219,19 @@ struct Shipper {
     /// While set, batches are spooled and the server is probed at this time.
     outage_probe_at: Option<Instant>,
     probe_attempt: u32,
+    dead: Option<DeadLetters>,
 }
 
 impl Shipper {
     fn new(conn: Connection, options: SinkOptions, spool: Spool) -> Shipper {
         // Leftovers from an earlier process are drained first.
         let outage_probe_at = (!spool.is_empty()).then(Instant::now);
+        let dead = options
+            .dead_letter
+            .as_ref()
+            .map(|p| DeadLetters::new(p, options.dead_letter_max_bytes));
         Shipper {
+            dead,
             conn,
             options,
             spool,
@@ -399,18 +307,25 @@ impl Shipper {
         let batch = std::mem::take(&mut self.batch);
         if self.outage_probe_at.is_none() {
             let o = &self.options;
-            match insert_with_retry(
+            let policy = InsertPolicy {
+                timeout: o.insert_timeout,
+                attempts: o.insert_attempts,
+                backoff: &o.backoff,
+            };
+            let result = insert_isolating(
                 &self.conn,
                 &batch,
-                o.insert_timeout,
-                o.insert_attempts,
-                &o.backoff,
+                &policy,
                 &mut self.stats.failed_attempts,
+                self.dead.as_mut(),
             )
-            .await
-            {
+            .await?;
+            let dead_before = self.stats.dead_lettered;
+            self.stats.dead_lettered = self.dead.as_ref().map_or(0, |d| d.written);
+            match result {
                 Ok(()) => {
-                    self.stats.inserted += batch.len() as u64;
+                    self.stats.inserted +=
+                        batch.len() as u64 - (self.stats.dead_lettered - dead_before);
                     self.stats.batches += 1;
                     return Ok(());
                 }
@@ -433,7 +348,7 @@ impl Shipper {
         self.spool.seal()?;
         let generations = self.spool.sealed().to_vec();
         for dir in generations {
-            match self.drain_generation(&dir).await {
+            match self.drain_generation(&dir).await? {
                 Ok(records) => {
                     self.spool.remove_drained(&dir, records)?;
                     self.stats.drained += records;
@@ -456,8 +371,16 @@ impl Shipper {
         Ok(())
     }
 
-    async fn drain_generation(&mut self, dir: &std::path::Path) -> Result<u64, StoreError> {
-        let mut reader = RunReader::open_dir(dir)?;
+    /// Inserts one generation; the outer error is fatal (the dead-letter file is full), the
+    /// inner one means the server is still away.
+    async fn drain_generation(
+        &mut self,
+        dir: &std::path::Path,
+    ) -> Result<Result<u64, StoreError>, StoreError> {
+        let mut reader = match RunReader::open_dir(dir) {
+            Ok(r) => r,
+            Err(e) => return Ok(Err(e)),
+        };
         let mut chunk = Vec::with_capacity(self.options.batch_rows.get());
         let mut total = 0;
         loop {
@@ -476,11 +399,23 @@ impl Shipper {
             if chunk.is_empty() {
                 continue;
             }
-            super::sink::insert_records(&self.conn, &chunk, self.options.insert_timeout).await?;
+            let policy = InsertPolicy {
+                timeout: self.options.insert_timeout,
+                attempts: 1,
+                backoff: &self.options.backoff,
+            };
+            let mut failed = 0;
+            let inserted =
+                insert_isolating(&self.conn, &chunk, &policy, &mut failed, self.dead.as_mut())
+                    .await?;
+            self.stats.dead_lettered = self.dead.as_ref().map_or(0, |d| d.written);
+            if let Err(e) = inserted {
+                return Ok(Err(e));
+            }
             self.stats.batches += 1;
             total += chunk.len() as u64;
         }
-        Ok(total)
+        Ok(Ok(total))
     }
 }
 

@@ -19,7 +19,7 @@ use crate::testutil::full_record;
 
 pub(crate) const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
 
-fn test_server_url() -> Option<String> {
+pub(crate) fn test_server_url() -> Option<String> {
     match std::env::var(TEST_SERVER_ENV) {
         Ok(url) if !url.is_empty() => Some(url),
         _ => {
@@ -36,7 +36,7 @@ fn unique_db(tag: &str) -> String {
     format!("t_{tag}_{}", getrandom::u32().unwrap_or(0))
 }
 
-async fn fresh_db(url: &str, tag: &str) -> Connection {
+pub(crate) async fn fresh_db(url: &str, tag: &str) -> Connection {
     let conn = connect(&Target::new(url, unique_db(tag)))
         .await
         .expect("the test ClickHouse server must answer");
@@ -44,7 +44,7 @@ async fn fresh_db(url: &str, tag: &str) -> Connection {
     conn
 }
 
-async fn drop_db(conn: &Connection) {
+pub(crate) async fn drop_db(conn: &Connection) {
     let sql = format!("DROP DATABASE IF EXISTS {}", conn.target.database);
     conn.server
         .query(&sql)
@@ -53,7 +53,7 @@ async fn drop_db(conn: &Connection) {
         .expect("drop database");
 }
 
-async fn count(conn: &Connection, sql: &str) -> u64 {
+pub(crate) async fn count(conn: &Connection, sql: &str) -> u64 {
     conn.client
         .query(sql)
         .fetch_one::<u64>()

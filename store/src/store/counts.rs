@@ -10,6 +10,14 @@ use crate::record::Outcome;
 
 /// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
+/// Counters written only when not zero: `--rescan-older-than`'s and ClickHouse's dead letters.
+const WRITTEN_WHEN_NOT_ZERO: [&str; 5] = [
+    "rescan_stale",
+    "rescan_new",
+    "rescan_fresh_skipped",
+    "rescan_registry",
+    "clickhouse_dead_letters",
+];
 
 /// Totals of one run, filled in when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +43,8 @@ pub struct RunCounts {
     pub rescan_new: u64,
     pub rescan_fresh_skipped: u64,
     pub rescan_registry: u64,
+    /// Records ClickHouse rejected for their content (in the run's dead-letter file).
+    pub clickhouse_dead_letters: u64,
     /// Records per outcome; outcomes no record had are absent.
     pub per_outcome: BTreeMap<Outcome, u64>,
     /// Keys this build does not know (a newer build's counters), kept as read so rewriting
@@ -44,7 +54,7 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 16] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 17] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
@@ -62,6 +72,7 @@ impl RunCounts {
             ("rescan_new", &mut self.rescan_new),
             ("rescan_fresh_skipped", &mut self.rescan_fresh_skipped),
             ("rescan_registry", &mut self.rescan_registry),
+            ("clickhouse_dead_letters", &mut self.clickhouse_dead_letters),
         ]
     }
 
@@ -75,7 +86,10 @@ impl From<RunCounts> for BTreeMap<String, u64> {
     fn from(mut counts: RunCounts) -> Self {
         let mut map = std::mem::take(&mut counts.other);
         for (key, value) in counts.plain() {
-            map.insert(key.to_owned(), *value);
+            // Counters of one kind of run only: other manifests stay as before.
+            if *value != 0 || !WRITTEN_WHEN_NOT_ZERO.contains(&key) {
+                map.insert(key.to_owned(), *value);
+            }
         }
         for (outcome, n) in &counts.per_outcome {
             map.insert(format!("{OUTCOME_KEY_PREFIX}{outcome}"), *n);

@@ -1,13 +1,16 @@
 //! The crawl command: builds the run's resources, runs the pipeline, records how it ended.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use mcpcensus_store::clickhouse::{read_dead_letters, DEAD_LETTER_FILE};
 use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
 
-use super::open::{find, new_run, resume_run, NewRun, OpenedRun};
+use super::clickhouse_done::clickhouse_done;
+use super::open::{find, find_resumable, new_run, resume_run, Done, NewRun, OpenedRun};
 use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
@@ -72,7 +75,14 @@ pub async fn crawl_with(
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
-    let (opened, sources, rescan) = open_run(&args, argv, &config, &store, sources).await?;
+    let tee = args.out.is_some();
+    // Connected before the run is opened: a resume asks it which sites are done.
+    let clickhouse = match &config.clickhouse.url {
+        Some(url) => Some(CrawlClickHouse::connect(&config, url).await?),
+        None => None,
+    };
+    let (opened, sources, rescan) =
+        open_run(&args, argv, &config, &store, sources, clickhouse.as_ref()).await?;
     let OpenedRun {
         mut manifest,
         writer,
@@ -80,7 +90,7 @@ pub async fn crawl_with(
     } = opened;
     let run_id = manifest.run_id.clone();
     let (clickhouse, sink, lock_holder) =
-        build_sink(&config, &store, &manifest, writer, args.out.is_some()).await?;
+        build_sink(&config, &store, &manifest, writer, clickhouse, tee).await?;
     let total_bytes = LineReader::total_bytes(&sources);
     let reader = LineReader::new(sources);
     let counters = Arc::new(Counters::for_reader(&reader));
@@ -136,7 +146,14 @@ pub async fn crawl_with(
             return Err(e.into());
         }
     };
-    record_end(&store, &mut manifest, &summary, rescan.as_ref())?;
+    let dead_letters = dead_letters(&store, &run_id);
+    record_end(
+        &store,
+        &mut manifest,
+        &summary,
+        rescan.as_ref(),
+        dead_letters,
+    )?;
     if let Some(writer) = lock_holder {
         writer.finish()?;
     }
@@ -164,6 +181,13 @@ pub async fn crawl_with(
     if let Some(server) = metrics_server {
         server.finish(metrics_linger).await;
     }
+    if dead_letters > 0 && config.output.log_format == LogFormat::Text {
+        eprintln!(
+            "ClickHouse rejected {dead_letters} record(s) for their content: they are in {} with \
+             the server's errors (every other record was inserted)",
+            dead_letter_path(&store, &run_id)?.display()
+        );
+    }
     Ok(ExitCode::from(match summary.ending {
         Ending::Complete => 0,
         Ending::MaxDuration => EXIT_INCOMPLETE,
@@ -182,6 +206,7 @@ async fn build_sink(
     store: &Store,
     manifest: &RunManifest,
     writer: RunWriter,
+    clickhouse: Option<CrawlClickHouse>,
     tee: bool,
 ) -> anyhow::Result<(
     Option<CrawlClickHouse>,
@@ -189,12 +214,13 @@ async fn build_sink(
     Option<RunWriter>,
 )> {
     let run_id = &manifest.run_id;
-    let Some(url) = &config.clickhouse.url else {
+    let Some(mut ch) = clickhouse else {
         return Ok((None, Box::new(writer), None));
     };
-    let ch = CrawlClickHouse::start(config, url, manifest).await?;
+    ch.begin(manifest).await?;
     ch.drain_leftover_spools(store, run_id).await?;
-    let ch_sink = Box::new(ch.sink(config, run_id).await?);
+    let dead_letter = dead_letter_path(store, run_id)?;
+    let ch_sink = Box::new(ch.sink(config, run_id, dead_letter).await?);
     if tee {
         let sink = Box::new(TeeSink {
             first: Box::new(writer),
@@ -213,6 +239,21 @@ fn metrics_linger(args: &CrawlArgs) -> anyhow::Result<Duration> {
             humantime::parse_duration(text).with_context(|| format!("--metrics-linger {text:?}"))
         }
         None => Ok(Duration::ZERO),
+    }
+}
+
+fn dead_letter_path(store: &Store, run_id: &str) -> anyhow::Result<PathBuf> {
+    Ok(store.run_dir(run_id)?.join(DEAD_LETTER_FILE))
+}
+
+/// Records of the run ClickHouse rejected (the whole run's, resumes included).
+fn dead_letters(store: &Store, run_id: &str) -> u64 {
+    match dead_letter_path(store, run_id).and_then(|p| Ok(read_dead_letters(&p)?)) {
+        Ok(letters) => letters.len() as u64,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the dead-letter file");
+            0
+        }
     }
 }
 
@@ -267,11 +308,13 @@ fn record_end(
     manifest: &mut RunManifest,
     summary: &Summary,
     rescan: Option<&Rescan>,
+    dead_letters: u64,
 ) -> anyhow::Result<()> {
     let mut counts = summary.manifest_counts();
     if let Some(r) = rescan {
         r.fill(&mut counts);
     }
+    counts.clickhouse_dead_letters = dead_letters;
     manifest.counts = Some(counts);
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
@@ -294,14 +337,11 @@ async fn open_run(
     config: &Config,
     store: &Store,
     lists: Vec<Source>,
+    clickhouse: Option<&CrawlClickHouse>,
 ) -> anyhow::Result<(OpenedRun, Vec<Source>, Option<Rescan>)> {
+    let tee = args.out.is_some();
+    let sinks = |selection: Selection| selection.with_sinks(clickhouse.is_some(), tee);
     if let Some(wanted) = &args.resume {
-        if config.clickhouse.url.is_some() && args.out.is_none() {
-            bail!(
-                "--resume reads which sites are done from the embedded store: resume a \
-                 ClickHouse run with --out DIR as well (records then go to both)"
-            );
-        }
         let recorded = find(store, wanted)?;
         let rescan = Selection::recorded_rescan(recorded.selection.as_ref())?;
         let sources = match &rescan {
@@ -313,22 +353,35 @@ async fn open_run(
             )?],
             None => lists,
         };
-        let mut selection = Selection::of(&sources, config)?;
+        let mut selection = sinks(Selection::of(&sources, config)?);
         selection.rescan.clone_from(&rescan);
-        let opened = resume_run(
+        let manifest = find_resumable(
             store,
             &recorded.run_id,
             args.dry_run,
             &selection,
             args.label.as_deref(),
         )?;
+        let by = match clickhouse {
+            None => Done::Store,
+            Some(ch) => {
+                let (done, counts) =
+                    clickhouse_done(ch, store, &manifest.run_id, &selection).await?;
+                if tee {
+                    Done::Both(done)
+                } else {
+                    Done::ClickHouse(done, counts)
+                }
+            }
+        };
+        let opened = resume_run(store, manifest, &selection, by)?;
         return Ok((opened, sources, rescan));
     }
     let mut rescan = match &args.rescan_older_than {
         Some(older_than) => Some(start_rescan(older_than, config, store, &lists).await?),
         None => None,
     };
-    let selection = Selection::of(&lists, config)?;
+    let selection = sinks(Selection::of(&lists, config)?);
     let mut opened = new_run(
         store,
         NewRun {
@@ -350,7 +403,7 @@ async fn open_run(
         .join(rescan::TARGETS_FILE);
     rescan::write_targets(&path, last, &lists, r)?;
     let pinned = vec![Source::File(path)];
-    let mut selection = Selection::of(&pinned, config)?;
+    let mut selection = sinks(Selection::of(&pinned, config)?);
     selection.rescan = Some(r.clone());
     let mut read = lists;
     read.extend(pinned.iter().cloned());

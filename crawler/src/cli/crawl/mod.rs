@@ -1,5 +1,6 @@
 //! `mcpcensus crawl`: a new run or a resumed one, its sinks, and how it ends.
 
+mod clickhouse_done;
 mod command;
 pub mod limits;
 mod open;

@@ -52,16 +52,16 @@ pub fn new_run(store: &Store, new: NewRun<'_>) -> anyhow::Result<OpenedRun> {
     })
 }
 
-/// Reopens run `wanted` (`latest`: the newest unfinished one) after checking it selects the
-/// same sites as this invocation.
-pub fn resume_run(
+/// Run `wanted` (`latest`: the newest unfinished one), after checking it can be resumed by
+/// this invocation (not complete, same dry-run mode, same sites selected).
+pub fn find_resumable(
     store: &Store,
     wanted: &str,
     dry_run: bool,
     selection: &Selection,
     label: Option<&str>,
-) -> anyhow::Result<OpenedRun> {
-    let mut manifest = find(store, wanted)?;
+) -> anyhow::Result<RunManifest> {
+    let manifest = find(store, wanted)?;
     if let Some(label) = label.filter(|l| manifest.label.as_deref() != Some(*l)) {
         bail!(
             "run {} is labelled {}, not {label:?}: a resumed run keeps its label",
@@ -89,25 +89,71 @@ pub fn resume_run(
     selection
         .check_same_as(manifest.selection.as_ref())
         .with_context(|| format!("cannot resume run {}", manifest.run_id))?;
-    let mut done = DoneSet::default();
+    Ok(manifest)
+}
+
+/// Which sites of a resumed run are done, by where its records go.
+pub enum Done {
+    /// The embedded store alone: its records.
+    Store,
+    /// ClickHouse alone: the rows it acknowledged (and the records it rejected).
+    ClickHouse(DoneSet, WrittenCounts),
+    /// Both: a site is done only when both have it. A record only the store has is dropped
+    /// from it and the site scanned again, so neither ends with two of one line.
+    Both(DoneSet),
+}
+
+/// Reopens `manifest`'s run (its torn tail cut, its placeholders dropped) and collects the
+/// lines it already has in one pass over the store.
+pub fn resume_run(
+    store: &Store,
+    mut manifest: RunManifest,
+    selection: &Selection,
+    by: Done,
+) -> anyhow::Result<OpenedRun> {
+    let mut done = selection.done_set();
     let mut counts = WrittenCounts::default();
-    // Placeholders of a stopped run are dropped: those sites are scanned now.
+    let (mut clickhouse, from_clickhouse) = match by {
+        Done::Store => (None, None),
+        Done::Both(ch) => (Some(ch), None),
+        Done::ClickHouse(ch, ch_counts) => (None, Some((ch, ch_counts))),
+    };
+    let mut only_in_store = 0u64;
+    // Placeholders of a stopped run are dropped: those sites are scanned now. So is a second
+    // record of one line.
     let (writer, pass) = store.resume_run_keeping(&manifest.run_id, |r| {
         if r.outcome == Outcome::NotStarted {
             return false;
         }
-        done.insert(r.input_line, &r.input);
-        counts.add(r);
-        true
+        if let Some(ch) = &mut clickhouse {
+            if !ch.take(r.input_line, &r.input) {
+                only_in_store += 1;
+                return false;
+            }
+        }
+        let kept = done.insert(r.input_line, &r.input);
+        if kept {
+            counts.add(r);
+        }
+        kept
     })?;
     tracing::info!(
         run_id = %manifest.run_id,
         kept = pass.kept,
-        not_started_dropped = pass.dropped,
+        dropped = pass.dropped,
         rewritten_segments = pass.rewritten_segments,
         torn_tail_cut = writer.repaired().is_some(),
         "resuming"
     );
+    if let Some(ch) = &clickhouse {
+        // Rescanned, their new ClickHouse row replaces the old one (same key; read with FINAL).
+        let only_in_clickhouse = ch.len().saturating_sub(done.len());
+        tracing::info!(
+            only_in_store,
+            only_in_clickhouse,
+            "sites one of the two stores lacks are scanned again"
+        );
+    }
     manifest.status = RunStatus::Running;
     // Every segment read above is this build's schema (another is refused), as are those to come.
     manifest.schema_version = mcpcensus_store::SCHEMA_VERSION;
@@ -117,7 +163,7 @@ pub fn resume_run(
     Ok(OpenedRun {
         manifest,
         writer,
-        resume: Some((done, counts)),
+        resume: Some(from_clickhouse.unwrap_or((done, counts))),
     })
 }
 

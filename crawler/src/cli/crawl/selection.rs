@@ -1,5 +1,6 @@
-//! What decides which sites are in a run (input files, shard, exclusion lists), recorded in
-//! the manifest so `--resume` can refuse to continue a run over different inputs.
+//! What decides which sites are in a run (input files, shard, exclusion lists) and where its
+//! records go, recorded in the manifest so `--resume` can refuse to continue a run over
+//! different inputs, or into other stores (it would not find what the run has).
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::input::Source;
+use crate::run::DoneSet;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {
@@ -17,6 +19,9 @@ pub struct Selection {
     /// A re-scan run: what selected its targets (its one input is the pinned target list).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rescan: Option<super::rescan::Rescan>,
+    /// `store`, `clickhouse` or `both`; absent in manifests written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sinks: Option<String>,
 }
 
 /// A file as it was when the run started: a changed size or modification time means the
@@ -79,6 +84,7 @@ impl Selection {
             shard: config.input.shard.to_string(),
             exclusions,
             rescan: None,
+            sinks: None,
         })
     }
 
@@ -92,6 +98,29 @@ impl Selection {
         let recorded: Selection = serde_json::from_value(recorded.clone())
             .context("the run's manifest has an unreadable input selection")?;
         Ok(recorded.rescan)
+    }
+
+    /// Records where the run's records go: ClickHouse (`clickhouse`), the embedded store, or
+    /// both (`tee`: ClickHouse with an explicit --out).
+    pub fn with_sinks(mut self, clickhouse: bool, tee: bool) -> Selection {
+        self.sinks = Some(
+            match (clickhouse, tee) {
+                (false, _) => "store",
+                (true, false) => "clickhouse",
+                (true, true) => "both",
+            }
+            .to_owned(),
+        );
+        self
+    }
+
+    /// An empty done set laid out for these inputs: a bitset by line for one file (its size
+    /// bounds its lines), hashed keys for several.
+    pub fn done_set(&self) -> DoneSet {
+        match self.inputs.as_slice() {
+            [one] if one.path != "-" => DoneSet::lines(one.bytes + 1),
+            _ => DoneSet::default(),
+        }
     }
 
     /// Refuses, naming the difference, unless `self` (now) selects the same sites as
@@ -129,7 +158,25 @@ impl Selection {
                 describe(&self.exclusions)
             );
         }
+        if let (Some(then), Some(now)) = (&recorded.sinks, &self.sinks) {
+            if then != now {
+                bail!(
+                    "the run's records went to {} and would now go to {}: resume with the same \
+                     sinks (--clickhouse and --out as the run was started)",
+                    sinks_text(then),
+                    sinks_text(now)
+                );
+            }
+        }
         Ok(())
+    }
+}
+
+fn sinks_text(sinks: &str) -> &str {
+    match sinks {
+        "clickhouse" => "ClickHouse alone",
+        "both" => "ClickHouse and the embedded store",
+        _ => "the embedded store alone",
     }
 }
 

@@ -35,3 +35,50 @@ fn unlimited_stays_unlimited() {
     let p = plan(None, None, None, 100_000).unwrap();
     assert_eq!(p.concurrency, 100_000);
 }
+
+fn selection(sinks: Option<&str>) -> super::selection::Selection {
+    super::selection::Selection {
+        inputs: vec![super::selection::FileId {
+            path: "/lists/top.txt".into(),
+            bytes: 1000,
+            modified_ms: 1,
+        }],
+        shard: "1/1".into(),
+        exclusions: Vec::new(),
+        rescan: None,
+        sinks: sinks.map(str::to_owned),
+    }
+}
+
+#[test]
+fn a_run_resumes_only_into_the_sinks_it_was_started_with() {
+    let recorded = serde_json::to_value(selection(Some("clickhouse"))).unwrap();
+    selection(Some("clickhouse"))
+        .check_same_as(Some(&recorded))
+        .unwrap();
+    let e = selection(Some("both"))
+        .check_same_as(Some(&recorded))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ClickHouse alone"), "{e}");
+    // A manifest from before the sinks were recorded is not refused for it.
+    let old = serde_json::to_value(selection(None)).unwrap();
+    assert!(old.get("sinks").is_none());
+    selection(Some("both")).check_same_as(Some(&old)).unwrap();
+}
+
+#[test]
+fn one_input_file_gets_the_bitset_and_several_the_hashed_keys() {
+    let mut one = selection(None).done_set();
+    let mut two = selection(None);
+    two.inputs.push(two.inputs[0].clone());
+    for line in 1..=1000 {
+        one.insert(line, "a.test");
+    }
+    let mut several = two.done_set();
+    for line in 1..=1000 {
+        several.insert(line, "a.test");
+    }
+    assert!(one.heap_bytes() < 200, "{}", one.heap_bytes());
+    assert!(several.heap_bytes() >= 8000, "{}", several.heap_bytes());
+}

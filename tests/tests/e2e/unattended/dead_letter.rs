@@ -1,0 +1,64 @@
+//! A crawl into ClickHouse whose server rejects one site's row for its content: every other
+//! row lands, the run's dead-letter file holds that record, the manifest counts it and the
+//! crawl's end summary says where it is.
+
+use std::time::Duration;
+
+use mcpcensus_store::clickhouse::{connect, read_dead_letters, Target, DEAD_LETTER_FILE};
+
+use super::fixture::{read_store, Web};
+use crate::child::{spawn_crawler, wait, ChildOptions};
+use crate::util::{mcpcensus, test_server_url, unique_db};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_row_clickhouse_rejects_is_dead_lettered_counted_and_reported() {
+    let Some(url) = test_server_url() else {
+        return;
+    };
+    let db = unique_db("dead_letter");
+    let code = mcpcensus(&["schema", "init", "--clickhouse", &url, "--database", &db])
+        .await
+        .unwrap();
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    let conn = connect(&Target::new(&url, &db)).await.unwrap();
+    let web = Web::start(30, Duration::ZERO, 39).await;
+    let bad = web.sites[7].0.clone();
+    // The test database refuses exactly that site's row (18.16 has no CHECK constraints).
+    let sql =
+        format!("ALTER TABLE sites ADD COLUMN reject UInt8 MATERIALIZED throwIf(input = '{bad}')");
+    conn.client.query(&sql).execute().await.unwrap();
+    let mut args = web.crawl_args(&["--clickhouse", &url, "--database", &db]);
+    args.retain(|a| a != "--quiet");
+    let child = spawn_crawler(&args, &ChildOptions::default());
+    let (code, stderr) = wait(child, Duration::from_secs(120)).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    let (manifest, records) = read_store(&web.store()).unwrap();
+    assert_eq!(records.len(), 30, "the store has every record");
+    assert_eq!(crate::util::counts(&manifest).clickhouse_dead_letters, 1);
+    let path = web
+        .store()
+        .join("runs")
+        .join(&manifest.run_id)
+        .join(DEAD_LETTER_FILE);
+    let dead = read_dead_letters(&path).unwrap();
+    assert_eq!(dead.len(), 1);
+    assert_eq!(dead[0].record.input, bad);
+    assert!(dead[0].error.contains("throwIf"), "{}", dead[0].error);
+    assert!(
+        stderr.contains("ClickHouse rejected 1 record(s) for their content"),
+        "{stderr}"
+    );
+    let rows: u64 = conn
+        .client
+        .query("SELECT count() FROM sites FINAL WHERE run_id = ?")
+        .bind(manifest.run_id.as_str())
+        .fetch_one()
+        .await
+        .unwrap();
+    assert_eq!(rows, 29, "every other row landed");
+    conn.server
+        .query(&format!("DROP DATABASE IF EXISTS {db}"))
+        .execute()
+        .await
+        .unwrap();
+}
