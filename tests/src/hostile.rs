@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::h2fault::H2Fault;
 use crate::mcp::{Fault, McpServer, Tool};
 use crate::reply::{Reply, HANG_LIMIT};
-use crate::site::{CertMode, Site};
+use crate::site::{CertMode, Site, TlsFault};
 use crate::sse::SseEvent;
 
 /// Where the survey looks for the server card and the AI catalog.
@@ -338,8 +339,37 @@ pub fn bad_cert(name: &str, mode: CertMode) -> Site {
 }
 
 /// Every site of the set above (the TLS ones on their own names), for a crawl of all of them.
+/// A server that speaks only TLS 1.0 (its ServerHello says version 3.1).
+pub fn tls10_only() -> Site {
+    Site::new("tls10.hostile.test")
+        .route("/", linked_home())
+        .tls_fault(TlsFault::Tls10Only)
+}
+
+/// The HTTP/2 faults, each at `<fault>.h2.hostile.test` on its own loopback address (so
+/// its connections can be counted): GOAWAY and RST_STREAM on the MCP POST, a zero send
+/// window, SETTINGS and CONTINUATION floods, GOAWAY before any answer.
+pub fn h2_faults() -> Vec<Site> {
+    [
+        ("goaway", H2Fault::GoAwayOnMcp),
+        ("reset", H2Fault::ResetOnMcp),
+        ("zero-window", H2Fault::ZeroWindow),
+        ("settings-flood", H2Fault::SettingsFlood),
+        ("continuation-flood", H2Fault::ContinuationFlood),
+        ("goaway-at-once", H2Fault::GoAwayAtOnce),
+    ]
+    .into_iter()
+    .zip(1u8..)
+    .map(|((name, fault), i)| {
+        Site::new(format!("{name}.h2.hostile.test"))
+            .ip([127, 0, 5, i])
+            .h2_fault(fault)
+    })
+    .collect()
+}
+
 pub fn all() -> Vec<Site> {
-    vec![
+    let mut all = vec![
         slow_headers(),
         trickled_body(),
         endless_stream(),
@@ -362,5 +392,8 @@ pub fn all() -> Vec<Site> {
         bad_cert("wrong-name.hostile.test", CertMode::WrongHost),
         bad_cert("unknown-issuer.hostile.test", CertMode::SelfSigned),
         bad_cert("no-cert.hostile.test", CertMode::Missing),
-    ]
+        tls10_only(),
+    ];
+    all.extend(h2_faults());
+    all
 }

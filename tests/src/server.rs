@@ -193,6 +193,10 @@ async fn serve_conn(
         Ok(Ok(tls)) => {
             info.tls = true;
             info.sni = tls.get_ref().1.server_name().map(str::to_string);
+            if let Some(fault) = h2_fault(&shared, &tls) {
+                crate::h2fault::serve(tls, fault).await;
+                return;
+            }
             serve_http(&shared, TokioIo::new(tls), info).await;
         }
         Ok(Err(e)) => {
@@ -201,6 +205,18 @@ async fn serve_conn(
         }
         Err(_) => shared.conns.handshake_failed(local.ip()),
     }
+}
+
+/// The HTTP/2 fault of the site the client named, when it negotiated h2.
+fn h2_fault(
+    shared: &Shared,
+    tls: &tokio_rustls::server::TlsStream<TcpStream>,
+) -> Option<crate::H2Fault> {
+    let conn = tls.get_ref().1;
+    if conn.alpn_protocol() != Some(b"h2".as_slice()) {
+        return None;
+    }
+    shared.registry.site(conn.server_name()?)?.h2_fault_mode()
 }
 
 /// The TLS handshake: the ClientHello first, so a site named by its SNI can break the
@@ -231,7 +247,29 @@ async fn handshake(
             drop(accept);
             Err(broken())
         }
+        TlsFault::Tls10Only => {
+            let mut accept = accept;
+            if let Some(tcp) = accept.get_mut() {
+                use tokio::io::AsyncWriteExt;
+                let _ = tcp.write_all(&tls10_server_hello()).await;
+                let _ = tcp.shutdown().await;
+            }
+            Err(broken())
+        }
     }
+}
+
+/// A TLS 1.0 ServerHello record: version 3.1, a fixed random, no session id,
+/// TLS_RSA_WITH_AES_128_CBC_SHA, no compression, no extensions.
+fn tls10_server_hello() -> Vec<u8> {
+    let mut body = vec![0x03, 0x01];
+    body.extend_from_slice(&[0x5a; 32]);
+    body.extend_from_slice(&[0x00, 0x00, 0x2f, 0x00]);
+    let mut handshake = vec![0x02, 0x00, 0x00, body.len() as u8];
+    handshake.extend_from_slice(&body);
+    let mut record = vec![TLS_HANDSHAKE, 0x03, 0x01, 0x00, handshake.len() as u8];
+    record.extend_from_slice(&handshake);
+    record
 }
 
 async fn serve_http<I>(shared: &Arc<Shared>, io: I, info: ConnInfo)

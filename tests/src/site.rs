@@ -2,6 +2,7 @@
 
 use std::net::Ipv4Addr;
 
+use crate::h2fault::H2Fault;
 use crate::reply::Reply;
 use crate::Error;
 
@@ -32,6 +33,9 @@ pub enum TlsFault {
     Reset,
     /// The connection is closed (FIN) without a ServerHello.
     Close,
+    /// A server that speaks only TLS 1.0: it answers the ClientHello with a TLS 1.0
+    /// ServerHello (TLS_RSA_WITH_AES_128_CBC_SHA), as such a server's first flight starts.
+    Tls10Only,
 }
 
 /// Which schemes a site answers on the shared port (TLS and plain HTTP are told apart by the
@@ -99,6 +103,7 @@ pub struct Site {
     tls_fault: TlsFault,
     routes: Vec<Route>,
     default: Reply,
+    h2_fault: Option<H2Fault>,
 }
 
 impl std::fmt::Debug for Site {
@@ -131,6 +136,7 @@ impl Site {
             tls_fault: TlsFault::None,
             routes: Vec::new(),
             default: Reply::not_found(),
+            h2_fault: None,
         }
     }
 
@@ -144,6 +150,18 @@ impl Site {
     pub fn ipv6(mut self, on: bool) -> Self {
         self.ipv6 = on;
         self
+    }
+
+    /// Serve the site's HTTP/2 connections with `fault` instead of its routes (HTTP/1.1
+    /// clients still get the routes).
+    pub fn h2_fault(mut self, fault: H2Fault) -> Self {
+        self.h2_fault = Some(fault);
+        self
+    }
+
+    /// The HTTP/2 fault the site's connections show, if any.
+    pub fn h2_fault_mode(&self) -> Option<H2Fault> {
+        self.h2_fault
     }
 
     /// Serve the site on ::1 and answer its name with ::1 alone (AAAA only: an A query gets

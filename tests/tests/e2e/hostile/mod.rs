@@ -4,6 +4,7 @@
 
 mod child;
 mod documents;
+mod h2;
 mod mcp;
 mod transport;
 mod whole;

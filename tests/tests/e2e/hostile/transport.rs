@@ -106,6 +106,25 @@ async fn hostile_tls_failures() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_tls_1_0_only() {
+    // The crawler speaks TLS 1.2 and 1.3 only: a TLS 1.0 ServerHello ends the handshake,
+    // and the site is unreachable after its first request, with the reason.
+    let r = &crawl_one(hostile::tls10_only()).await;
+    assert_eq!(r.outcome, Outcome::Unreachable, "{}", why(r));
+    assert!(
+        r.outcome_reason.contains("TLS handshake failed"),
+        "{}",
+        why(r)
+    );
+    assert!(
+        r.outcome_reason.contains("ServerDoesNotSupportTls12Or13"),
+        "{}",
+        why(r)
+    );
+    assert_eq!(r.requests.len(), 1, "{:?}", r.requests);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_tls_handshake_stalls() {
     assert_deadline(&one_dns("stall.hostile.test").await);
 }
