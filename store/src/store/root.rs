@@ -149,7 +149,10 @@ impl Store {
                 runs.push(manifest);
             }
         }
-        runs.sort_by(|a, b| a.run_id.cmp(&b.run_id));
+        // Start order: run ids name the second only, and two runs started within one second
+        // (a scheduler's back-to-back jobs, a re-scan right after a crawl) differ by a random
+        // suffix.
+        runs.sort_by(|a, b| (a.started_at, &a.run_id).cmp(&(b.started_at, &b.run_id)));
         Ok(runs)
     }
 

@@ -373,6 +373,31 @@ fn manifest_round_trips_and_is_replaced_atomically() {
 }
 
 #[test]
+fn runs_started_within_one_second_are_listed_in_start_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let second = 1_795_000_000_000;
+    // The later run's random suffix sorts first.
+    let (first, later) = (
+        format_run_id(second + 100, [0xff, 0, 0]),
+        format_run_id(second + 900, [0, 0, 1]),
+    );
+    for (id, at) in [(&first, second + 100), (&later, second + 900)] {
+        let mut m = manifest(id);
+        m.started_at = at;
+        store.create_run(&m).unwrap().finish().unwrap();
+    }
+    let listed: Vec<String> = store
+        .runs()
+        .unwrap()
+        .into_iter()
+        .map(|m| m.run_id)
+        .collect();
+    assert_eq!(listed, [first, later.clone()]);
+    assert_eq!(store.latest_run().unwrap().unwrap().run_id, later);
+}
+
+#[test]
 fn runs_are_listed_by_id_and_missing_ones_reported() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
