@@ -231,9 +231,10 @@ async fn a_resumed_rescan_keeps_its_target_list() {
 
     // Meanwhile another run leaves an old record of one more site.
     let store = Store::open(web.store()).unwrap();
+    // Started when its id says (2000-01-02): runs are listed in start order.
     let mut m = RunManifest::new(
         "20000102T000000Z-late",
-        now_ms(),
+        946_771_200_000,
         vec![],
         serde_json::json!({}),
         false,
