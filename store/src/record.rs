@@ -1,6 +1,8 @@
 //! The record: one per input site per run. JSON field names are a public contract
 //! (`mcpcensus export`, ClickHouse columns); the rkyv form is what the embedded store keeps.
 
+// Short names for the stored form's derives, so each type's derive list stays one line.
+use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
@@ -80,17 +82,7 @@ record_enum!(
 );
 
 /// One HTTP header kept in the record (only a selected few are kept).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct Header {
     pub name: String,
     pub value: String,
@@ -98,16 +90,7 @@ pub struct Header {
 
 /// One request the scan made, kept compactly.
 #[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
+    Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 pub struct RequestLog {
     pub method: String,
@@ -123,17 +106,7 @@ pub struct RequestLog {
 }
 
 /// One redirect the homepage answered: its status and `Location` as sent.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct RedirectHop {
     pub url: String,
     pub status: u16,
@@ -141,17 +114,7 @@ pub struct RedirectHop {
 }
 
 /// What one discovery document returned.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct DocumentLog {
     pub kind: DocumentKind,
     pub url: String,
@@ -168,16 +131,7 @@ pub struct DocumentLog {
 
 /// One tool as `tools/list` described it.
 #[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
+    Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 pub struct ToolInfo {
     pub name: String,
@@ -195,17 +149,7 @@ pub struct ToolInfo {
 }
 
 /// How the server authenticates (seed 003).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct AuthInfo {
     pub kind: AuthKind,
     /// The `WWW-Authenticate` challenge, when one was sent.
@@ -219,16 +163,7 @@ pub struct AuthInfo {
 /// What the site's robots.txt said, as the scan read it (absent when robots.txt was not read:
 /// `--robots ignore`, or a scan without discovery).
 #[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
+    Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 pub struct RobotsInfo {
     pub url: String,
@@ -244,17 +179,7 @@ pub struct RobotsInfo {
 }
 
 /// One audit finding.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct Finding {
     pub rule_id: String,
     pub severity: Severity,
@@ -267,16 +192,7 @@ pub struct Finding {
 
 /// Tool description grades for one server.
 #[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
+    Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 pub struct Grades {
     pub graded: u32,
@@ -288,16 +204,7 @@ pub struct Grades {
 
 /// Where the time went, in milliseconds.
 #[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
+    Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 pub struct Timings {
     pub total_ms: u32,
@@ -308,17 +215,7 @@ pub struct Timings {
 }
 
 /// One site's result. Field names are the JSON contract.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    rkyv::Archive,
-    rkyv::Serialize,
-    rkyv::Deserialize,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct Record {
     pub schema_version: u16,
     pub run_id: String,

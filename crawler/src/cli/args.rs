@@ -266,6 +266,17 @@ pub enum SchemaAction {
         #[arg(long = "node", value_name = "URL", requires = "cluster")]
         nodes: Vec<String>,
     },
+    /// Print the DDL that `schema init` sends (to read it, or to apply it by hand).
+    Print {
+        #[arg(long, value_name = "NAME")]
+        database: Option<String>,
+        /// The sharded schema for this cluster, with ON CLUSTER unless --per-node is given.
+        #[arg(long, value_name = "NAME")]
+        cluster: Option<String>,
+        /// The cluster statements without ON CLUSTER, to send to each node in turn.
+        #[arg(long, requires = "cluster")]
+        per_node: bool,
+    },
 }
 
 #[derive(Debug, Args)]

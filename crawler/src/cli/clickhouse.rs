@@ -3,6 +3,7 @@
 //! the config (`clickhouse.user`, `clickhouse.password_file`), never from the command line, and
 //! are never logged.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -111,6 +112,44 @@ pub async fn schema_init_cluster(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `mcpcensus schema print [--cluster NAME [--per-node]]`.
+pub fn schema_print(
+    database: Option<&str>,
+    cluster: Option<&str>,
+    per_node: bool,
+) -> anyhow::Result<ExitCode> {
+    let ddl = schema_ddl(database, cluster, per_node)?;
+    std::io::stdout().lock().write_all(ddl.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The statements `schema init` would send, each ending in `;` and a blank line.
+fn schema_ddl(
+    database: Option<&str>,
+    cluster: Option<&str>,
+    per_node: bool,
+) -> anyhow::Result<String> {
+    let settings = ClickHouseSettings::default();
+    let target = Target::new(
+        "http://localhost:8123",
+        database.unwrap_or(&settings.database),
+    );
+    target.validate()?;
+    let statements = match cluster {
+        None => ch::schema_statements(&target.database),
+        Some(cluster) => {
+            ch::validate_cluster(cluster)?;
+            let ddl = if per_node {
+                ch::ClusterDdl::PerNode
+            } else {
+                ch::ClusterDdl::OnCluster
+            };
+            ch::cluster_schema_statements(&target.database, cluster, ddl)
+        }
+    };
+    Ok(statements.iter().map(|s| format!("{s};\n\n")).collect())
 }
 
 /// `mcpcensus load DIR`: an embedded store, one of its runs, or a spool.
@@ -292,5 +331,40 @@ impl CrawlClickHouse {
         row.label.clone_from(&self.label);
         ch::record_run(&self.conn, &row).await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schema_ddl;
+
+    #[test]
+    fn schema_print_gives_the_single_node_or_the_cluster_ddl() {
+        let single = schema_ddl(Some("census"), None, false).unwrap();
+        assert!(
+            single.starts_with("CREATE DATABASE IF NOT EXISTS census;\n\n"),
+            "{single}"
+        );
+        assert!(
+            single.contains("CREATE TABLE IF NOT EXISTS census.sites ("),
+            "{single}"
+        );
+        assert!(
+            !single.contains("_local") && !single.contains('{'),
+            "{single}"
+        );
+        let cluster = schema_ddl(Some("census"), Some("c1"), false).unwrap();
+        assert_eq!(cluster.matches(";\n\n").count(), 12, "{cluster}");
+        assert_eq!(cluster.matches(" ON CLUSTER c1").count(), 12, "{cluster}");
+        let per_node = schema_ddl(None, Some("c1"), true).unwrap();
+        assert!(!per_node.contains("ON CLUSTER"), "{per_node}");
+        assert!(
+            per_node.contains("Distributed(c1, mcpcensus, sites_local, sipHash64(site_key))"),
+            "{per_node}"
+        );
+        for (db, cluster) in [(Some("a;b"), None), (None, Some("c-1"))] {
+            let err = schema_ddl(db, cluster, false).unwrap_err();
+            assert!(!err.to_string().is_empty());
+        }
     }
 }

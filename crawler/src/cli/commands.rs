@@ -17,22 +17,31 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => super::report::report(args).await,
         Command::Load(args) => super::clickhouse::load(args).await,
-        Command::Schema(SchemaArgs {
-            action:
-                SchemaAction::Init {
-                    clickhouse,
-                    database,
-                    cluster,
-                    nodes,
-                },
-        }) => match cluster {
-            None => super::clickhouse::schema_init(&clickhouse, database.as_deref()).await,
-            Some(cluster) => {
-                let db = database.as_deref();
-                super::clickhouse::schema_init_cluster(&clickhouse, db, &cluster, &nodes).await
-            }
-        },
+        Command::Schema(SchemaArgs { action }) => schema(action).await,
         Command::Grade(args) => super::grade::execute(&args),
+    }
+}
+
+async fn schema(action: SchemaAction) -> anyhow::Result<ExitCode> {
+    use super::clickhouse::{schema_init, schema_init_cluster, schema_print};
+    match action {
+        SchemaAction::Init {
+            clickhouse,
+            database,
+            cluster: None,
+            ..
+        } => schema_init(&clickhouse, database.as_deref()).await,
+        SchemaAction::Init {
+            clickhouse,
+            database,
+            cluster: Some(cluster),
+            nodes,
+        } => schema_init_cluster(&clickhouse, database.as_deref(), &cluster, &nodes).await,
+        SchemaAction::Print {
+            database,
+            cluster,
+            per_node,
+        } => schema_print(database.as_deref(), cluster.as_deref(), per_node),
     }
 }
 

@@ -1,15 +1,15 @@
-//! The cluster DDL (`configs/clickhouse/cluster/schema.sql`): local MergeTree-family tables on
-//! every node behind Distributed tables with the single-node names, so writers and the query
-//! pack need no change. Applied with `ON CLUSTER` (distributed DDL) or node by node.
+//! The cluster DDL, made from the single-node schema (`configs/clickhouse/schema.sql`) so the
+//! two can never drift: each table becomes a local MergeTree-family table on every node
+//! (`<name>_local`, the same columns and engine) behind a Distributed table with the plain name,
+//! so writers and the query pack need no change; the daily adoption view is attached to each
+//! node's local sites table. Applied with `ON CLUSTER` (distributed DDL) or node by node.
+//! `mcpcensus schema print --cluster NAME` prints it.
 
 use super::client::{with_timeout, Connection};
 use super::schema::{
-    add_missing_columns, split_statements, ADDED_RUNS_COLUMNS, ADDED_SITES_COLUMNS,
+    add_missing_columns, split_statements, ADDED_RUNS_COLUMNS, ADDED_SITES_COLUMNS, SCHEMA_SQL,
 };
 use crate::error::StoreError;
-
-/// The cluster schema file, with `{db}`, `{cluster}` and `{on_cluster}` placeholders.
-pub const CLUSTER_SCHEMA_SQL: &str = include_str!("../../../configs/clickhouse/cluster/schema.sql");
 
 /// How the cluster DDL reaches the nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,24 +20,86 @@ pub enum ClusterDdl {
     PerNode,
 }
 
+/// Where a table's rows go. What must collapse or be joined stays on one shard: a site's
+/// sites, tools and findings rows by `site_key` (a ReplacingMergeTree collapses only within one
+/// table on one node, so a replayed row must meet its first copy, and FINAL on each shard is
+/// then exact); runs rows by run id; the adoption states merge across shards when read.
+const SHARDING_KEYS: [(&str, &str); 5] = [
+    ("runs", "sipHash64(run_id)"),
+    ("sites", "sipHash64(site_key)"),
+    ("tools", "sipHash64(site_key)"),
+    ("findings", "sipHash64(site_key)"),
+    ("daily_adoption", "rand()"),
+];
+
+/// Each shard process of one run writes its own runs row, so the local runs table keeps one
+/// row per (run, source) where the single-node table keeps one per run.
+const RUNS_KEY: (&str, &str) = ("ORDER BY run_id", "ORDER BY (run_id, source)");
+
 /// The cluster schema's statements for `database` on `cluster`, in order.
 pub fn cluster_schema_statements(database: &str, cluster: &str, ddl: ClusterDdl) -> Vec<String> {
     let on_cluster = match ddl {
-        ClusterDdl::OnCluster => format!("ON CLUSTER {cluster}"),
+        ClusterDdl::OnCluster => format!(" ON CLUSTER {cluster}"),
         ClusterDdl::PerNode => String::new(),
     };
-    split_statements(CLUSTER_SCHEMA_SQL)
-        .into_iter()
-        .map(|s| {
-            s.replace("{db}", database)
-                .replace("{on_cluster}", &on_cluster)
-                .replace("{cluster}", cluster)
-        })
+    let mut out = Vec::new();
+    for statement in split_statements(SCHEMA_SQL) {
+        if let Some(rest) = statement.strip_prefix("CREATE TABLE IF NOT EXISTS {db}.") {
+            let (table, body) = rest.split_once(" (").unwrap_or((rest, ""));
+            let mut local =
+                format!("CREATE TABLE IF NOT EXISTS {{db}}.{table}_local{on_cluster} ({body}");
+            if table == "runs" {
+                local = local.replace(RUNS_KEY.0, RUNS_KEY.1);
+            }
+            out.push(local);
+            let key = SHARDING_KEYS
+                .iter()
+                .find(|(t, _)| *t == table)
+                .map_or("sipHash64(site_key)", |(_, k)| k);
+            out.push(format!(
+                "CREATE TABLE IF NOT EXISTS {{db}}.{table}{on_cluster} AS {{db}}.{table}_local\n\
+                 ENGINE = Distributed({cluster}, {{db}}, {table}_local, {key})"
+            ));
+        } else if let Some(rest) = statement.strip_prefix("CREATE MATERIALIZED VIEW IF NOT EXISTS ")
+        {
+            let (view, body) = rest.split_once(' ').unwrap_or((rest, ""));
+            out.push(format!(
+                "CREATE MATERIALIZED VIEW IF NOT EXISTS {view}{on_cluster} {}",
+                to_local_tables(body)
+            ));
+        } else {
+            out.push(format!("{statement}{on_cluster}"));
+        }
+    }
+    out.into_iter()
+        .map(|s| s.replace("{db}", database))
         .collect()
 }
 
+/// `{db}.NAME` of every sharded table → `{db}.NAME_local` (a view reads and fills the node's
+/// own rows; the Distributed tables would forward them again).
+fn to_local_tables(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 32);
+    let mut rest = sql;
+    while let Some(at) = rest.find("{db}.") {
+        let (head, tail) = rest.split_at(at + "{db}.".len());
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        let name = &tail[..end];
+        out.push_str(name);
+        if SHARDING_KEYS.iter().any(|(t, _)| *t == name) {
+            out.push_str("_local");
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Cluster names go into DDL unquoted, like database names.
-fn validate_cluster(name: &str) -> Result<(), StoreError> {
+pub fn validate_cluster(name: &str) -> Result<(), StoreError> {
     let ok = !name.is_empty()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         && !name.as_bytes()[0].is_ascii_digit();
@@ -140,6 +202,53 @@ mod tests {
             let distributed = all.iter().filter(|s| s.contains("Distributed(census, db,"));
             assert_eq!(distributed.count(), 5);
         }
+    }
+
+    #[test]
+    fn the_view_fills_local_tables_and_local_runs_keep_one_row_per_source() {
+        let all = cluster_schema_statements("db", "census", ClusterDdl::OnCluster);
+        let view = all
+            .iter()
+            .find(|s| s.contains("MATERIALIZED VIEW"))
+            .unwrap();
+        assert!(
+            view.starts_with("CREATE MATERIALIZED VIEW IF NOT EXISTS db.daily_adoption_mv ON CLUSTER census TO db.daily_adoption_local AS"),
+            "{view}"
+        );
+        assert!(view.contains("FROM db.sites_local"), "{view}");
+        assert!(
+            !view.contains("db.sites\n") && !view.contains("db.sites "),
+            "{view}"
+        );
+        let runs = all
+            .iter()
+            .find(|s| s.contains("db.runs_local ON CLUSTER census ("))
+            .unwrap();
+        assert!(runs.ends_with("ORDER BY (run_id, source)"), "{runs}");
+        let sites = all
+            .iter()
+            .find(|s| s.contains("db.sites_local ON CLUSTER"))
+            .unwrap();
+        assert!(sites.ends_with("ORDER BY (run_id, site_key)"), "{sites}");
+        assert_eq!(all[0], "CREATE DATABASE IF NOT EXISTS db ON CLUSTER census");
+        assert!(all.contains(&"CREATE TABLE IF NOT EXISTS db.runs ON CLUSTER census AS db.runs_local\nENGINE = Distributed(census, db, runs_local, sipHash64(run_id))".to_owned()), "{all:?}");
+    }
+
+    #[test]
+    fn every_sharded_table_has_its_sharding_column() {
+        let single = columns(&schema_statements("db"));
+        for (table, key) in SHARDING_KEYS {
+            let cols = &single.iter().find(|(n, _)| n == &format!("db.{table}"));
+            let Some((_, cols)) = cols else {
+                panic!("{table} is not in the schema")
+            };
+            let column = key.trim_start_matches("sipHash64(").trim_end_matches(')');
+            assert!(
+                key == "rand()" || cols.iter().any(|c| c.starts_with(&format!("{column} "))),
+                "{table}: {key}"
+            );
+        }
+        assert_eq!(single.len(), SHARDING_KEYS.len());
     }
 
     #[test]

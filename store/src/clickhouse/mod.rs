@@ -20,7 +20,7 @@ mod tests;
 mod tests_dead_letter;
 
 pub use client::{connect, Backoff, Connection, Password, Target, DEFAULT_QUERY_TIMEOUT};
-pub use cluster::{cluster_schema_statements, init_cluster_schema, ClusterDdl, CLUSTER_SCHEMA_SQL};
+pub use cluster::{cluster_schema_statements, init_cluster_schema, validate_cluster, ClusterDdl};
 pub use dead_letter::{
     is_content_error, read_dead_letters, DeadLetter, DeadLetters, DEAD_LETTER_FILE,
     DEFAULT_DEAD_LETTER_MAX_BYTES,
