@@ -7,6 +7,7 @@ use clickhouse::Row;
 use serde::Deserialize;
 
 use super::client::Connection;
+use super::stream::for_each_row;
 use crate::error::StoreError;
 
 /// A site of the run that ClickHouse acknowledged, with what the run's counts need.
@@ -30,32 +31,6 @@ pub async fn for_each_done_row(
     timeout: Duration,
     mut f: impl FnMut(DoneRow),
 ) -> Result<u64, StoreError> {
-    let op = "reading the run's rows from sites";
-    let err = |source| StoreError::ClickHouse {
-        op: op.to_owned(),
-        source,
-    };
-    let mut cursor = conn
-        .client
-        .query(DONE_ROWS_SQL)
-        .bind(run_id)
-        .fetch::<DoneRow>()
-        .map_err(err)?;
-    let mut rows = 0;
-    loop {
-        let next = tokio::time::timeout(timeout, cursor.next())
-            .await
-            .map_err(|_| StoreError::ClickHouseTimeout {
-                op: op.to_owned(),
-                secs: timeout.as_secs(),
-            })?
-            .map_err(err)?;
-        match next {
-            Some(row) => {
-                rows += 1;
-                f(row);
-            }
-            None => return Ok(rows),
-        }
-    }
+    let query = conn.client.query(DONE_ROWS_SQL).bind(run_id);
+    for_each_row(query, "reading the run's rows from sites", timeout, &mut f).await
 }

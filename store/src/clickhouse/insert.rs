@@ -5,6 +5,7 @@ use std::time::Duration;
 use super::client::{with_timeout, Backoff, Connection};
 use super::dead_letter::is_content_error;
 use super::rows::{FindingRow, RunRow, SiteRow, ToolRow};
+use super::stream::insert_rows;
 use crate::error::StoreError;
 use crate::record::Record;
 
@@ -17,69 +18,29 @@ pub async fn insert_records(
     records: &[Record],
     timeout: Duration,
 ) -> Result<(), StoreError> {
-    let err = |op: &'static str| {
-        move |source| StoreError::ClickHouse {
-            op: op.to_owned(),
-            source,
-        }
-    };
-    let sites = async {
-        let mut insert = start_insert::<SiteRow>(conn, "sites", timeout).await?;
-        for r in records {
-            insert
-                .write(&SiteRow::from_record(r))
-                .await
-                .map_err(err("inserting into sites"))?;
-        }
-        insert.end().await.map_err(err("inserting into sites"))
-    };
+    let sites = insert_rows(
+        conn,
+        "sites",
+        timeout,
+        records.iter().map(SiteRow::from_record),
+    );
     let tools = async {
         if records.iter().all(|r| r.tools.is_empty()) {
             return Ok(());
         }
-        let mut insert = start_insert::<ToolRow>(conn, "tools", timeout).await?;
-        for row in records.iter().flat_map(ToolRow::from_record) {
-            insert
-                .write(&row)
-                .await
-                .map_err(err("inserting into tools"))?;
-        }
-        insert.end().await.map_err(err("inserting into tools"))
+        let rows = records.iter().flat_map(ToolRow::from_record);
+        insert_rows(conn, "tools", timeout, rows).await
     };
     let findings = async {
         if records.iter().all(|r| r.findings.is_empty()) {
             return Ok(());
         }
-        let mut insert = start_insert::<FindingRow>(conn, "findings", timeout).await?;
-        for row in records.iter().flat_map(FindingRow::from_record) {
-            insert
-                .write(&row)
-                .await
-                .map_err(err("inserting into findings"))?;
-        }
-        insert.end().await.map_err(err("inserting into findings"))
+        let rows = records.iter().flat_map(FindingRow::from_record);
+        insert_rows(conn, "findings", timeout, rows).await
     };
     // The two run at once, so the server parses one while the client encodes the other.
     tokio::try_join!(tools, findings)?;
     sites.await
-}
-
-/// Starts an insert into `table` with `timeout` on every call, the first one included (the
-/// client asks the server to DESCRIBE the table before the first row of each insert).
-async fn start_insert<T: clickhouse::Row>(
-    conn: &Connection,
-    table: &'static str,
-    timeout: Duration,
-) -> Result<clickhouse::insert::Insert<T>, StoreError> {
-    let op = || format!("inserting into {table}");
-    match tokio::time::timeout(timeout, conn.client.insert::<T>(table)).await {
-        Ok(Ok(insert)) => Ok(insert.with_timeouts(Some(timeout), Some(timeout))),
-        Ok(Err(source)) => Err(StoreError::ClickHouse { op: op(), source }),
-        Err(_) => Err(StoreError::ClickHouseTimeout {
-            op: op(),
-            secs: timeout.as_secs(),
-        }),
-    }
 }
 
 /// Writes a `runs` row (the latest row of a run wins).

@@ -7,6 +7,7 @@ use clickhouse::Row;
 use serde::Deserialize;
 
 use super::client::Connection;
+use super::stream::for_each_row;
 use crate::error::StoreError;
 
 /// The query, from the query pack.
@@ -26,29 +27,8 @@ pub async fn last_scans(
     conn: &Connection,
     mut each: impl FnMut(String, u64),
 ) -> Result<u64, StoreError> {
-    const OP: &str = "reading when each site was last scanned";
-    let failed = |source| StoreError::ClickHouse {
-        op: OP.to_owned(),
-        source,
-    };
-    let mut cursor = conn
-        .client
-        .query(LAST_SCANS_SQL)
-        .fetch::<LastScanRow>()
-        .map_err(failed)?;
-    let mut sites = 0;
-    loop {
-        let next = tokio::time::timeout(LAST_SCANS_ROW_TIMEOUT, cursor.next())
-            .await
-            .map_err(|_| StoreError::ClickHouseTimeout {
-                op: OP.to_owned(),
-                secs: LAST_SCANS_ROW_TIMEOUT.as_secs(),
-            })?
-            .map_err(failed)?;
-        let Some(row) = next else {
-            return Ok(sites);
-        };
-        sites += 1;
-        each(row.site, row.last_scan_ms);
-    }
+    let query = conn.client.query(LAST_SCANS_SQL);
+    let op = "reading when each site was last scanned";
+    let each_row = |row: LastScanRow| each(row.site, row.last_scan_ms);
+    for_each_row(query, op, LAST_SCANS_ROW_TIMEOUT, each_row).await
 }

@@ -14,6 +14,7 @@ mod rows;
 mod schema;
 pub mod sink;
 mod spool;
+mod stream;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
