@@ -22,13 +22,15 @@ chq() { curl -sS --fail-with-body "$ch_url/" --data-binary "$1"; }
 profile=${PROFILE:-release}
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'exec 3>&-; rm -rf "$work"; [ -z "$ch_url" ] || chq "DROP DATABASE IF EXISTS $db" >/dev/null || true' EXIT
+# The web writes its request count as it exits: wait for it before removing its folder.
+trap 'exec 3>&-; [ -z "${web_pid:-}" ] || wait "$web_pid" 2>/dev/null; rm -rf "$work"; [ -z "$ch_url" ] || chq "DROP DATABASE IF EXISTS $db" >/dev/null || true' EXIT
 flag=$([ "$profile" = release ] && echo --release || true)
 cargo build $flag -q -p mcpcensus -p mcpcensus-simweb --bins --manifest-path "$top/Cargo.toml"
 bin="$top/target/$profile"
 web="$work/web"
 mkfifo "$work/hold"
 "$bin/simweb" "$web" "$sites" 50 < "$work/hold" &
+web_pid=$!
 exec 3> "$work/hold"
 for _ in $(seq 600); do [ -f "$web/ready" ] && break; sleep 0.1; done
 [ -f "$web/ready" ] || { echo "simweb did not start"; exit 1; }
@@ -50,23 +52,36 @@ so_far() {
   else "$bin/mcpcensus" export --from "$store" 2>/dev/null | wc -l; fi
 }
 started=$(date +%s.%N)
+before=0
+progress=()
+ended_early=0
 for i in $(seq "$kills"); do
   resume=()
   [ -d "$store/runs" ] && [ -n "$(ls "$store/runs" 2>/dev/null)" ] && resume=(--resume)
   # The binary itself in the background, so $! is the crawler's pid.
   "${crawl[@]}" "${resume[@]}" 2> "$work/crawl.log" &
   pid=$!
-  # ClickHouse rows land a batch (about a second) after their records: kill later there.
-  sleep "$(( RANDOM % (${ch_url:+2} + 2) )).$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
+  # Each kill comes at a random moment after the run has written something new (a kill
+  # before any site ends would only repeat the last one); the wait has a deadline.
+  for _ in $(seq 600); do
+    [ "$(so_far)" -gt "$before" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  sleep "$(( RANDOM % 2 )).$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
   if kill -KILL "$pid" 2>/dev/null; then
     wait "$pid" 2>/dev/null || true
-    echo "kill $i: $(so_far) records so far"
+    before=$(so_far)
+    progress+=("$before")
+    echo "kill $i: $before records so far"
   else
     wait "$pid" || { cat "$work/crawl.log"; exit 1; }
-    echo "kill $i: the run had already ended"
+    echo "kill $i: the run had already ended (use more sites for more kills)"
+    ended_early=1
+    break
   fi
 done
-"${crawl[@]}" --resume || { echo "the final resume failed"; exit 1; }
+[ "$ended_early" = 1 ] || "${crawl[@]}" --resume || { echo "the final resume failed"; exit 1; }
 ended=$(date +%s.%N)
 if [ -n "$ch_url" ]; then
   run=$(ls "$store/runs")
@@ -93,4 +108,4 @@ print(f"{len(lines)} input lines, {len(records)} records, {len(doubled)} doubled
       f"{len(mcp) - len(failed)}/{len(mcp)} MCP sites pass")
 sys.exit(1 if doubled or missing or placeholders or failed else 0)
 PY
-echo "kill test passed: $kills kills, $(awk -v a="$started" -v b="$ended" 'BEGIN {printf "%.1f", b - a}') s in all"
+echo "kill test passed: ${#progress[@]} kills (records after each: ${progress[*]}), $(awk -v a="$started" -v b="$ended" 'BEGIN {printf "%.1f", b - a}') s in all"
