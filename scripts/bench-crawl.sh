@@ -27,7 +27,7 @@ bin=${BENCH_BIN:-$top/target/release/mcpcensus}
 ( while sleep 0.5; do
     pid=$(pgrep -n -f -- "--out $work/store")
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {print s+0}') ${rss:-0}"
+    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {printf "%.0f", s}') ${rss:-0}"
   done > "$work/progress.txt" ) &
 sampler=$!
 # shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists
