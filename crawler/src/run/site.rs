@@ -80,7 +80,7 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Reco
     let scanner = ctx.scanner.clone();
     let run_id = ctx.run_id.clone();
     let job = site.clone();
-    let mut handle = tokio::spawn(async move { scanner.scan_seated(&job, &run_id, place).await });
+    let mut handle = tokio::spawn(async move { scanner.scan(&job, &run_id, place).await });
     tokio::select! {
         joined = &mut handle => match joined {
             Ok(record) => record,

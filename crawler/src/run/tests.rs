@@ -46,7 +46,12 @@ struct SlowScanner {
 }
 
 impl Scanner for SlowScanner {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
+    fn scan<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        _seat: Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
         Box::pin(async move {
             let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
             self.peak.fetch_max(n, Ordering::SeqCst);

@@ -26,7 +26,12 @@ fn spin(d: Duration) {
 }
 
 impl Scanner for BusyScanner {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
+    fn scan<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        _seat: Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
         Box::pin(async move {
             let started = Instant::now();
             for _ in 0..2 {

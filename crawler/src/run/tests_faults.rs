@@ -16,7 +16,12 @@ struct FaultyScanner {
 }
 
 impl Scanner for FaultyScanner {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
+    fn scan<'a>(
+        &'a self,
+        job: &'a SiteJob,
+        run_id: &'a str,
+        _seat: Arc<dyn Seat>,
+    ) -> ScanFuture<'a> {
         Box::pin(async move {
             if job.input == "panic.test" {
                 panic!("boom at {}", job.input);

@@ -116,19 +116,15 @@ pub trait Seat: Send + Sync {
 /// Scans one site and always returns its record: every failure is an outcome, never an
 /// error, so one bad site cannot stop a run.
 pub trait Scanner: Send + Sync + 'static {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a>;
-
-    /// The same scan holding a place among those scanned at once, which it may step out of
-    /// while it waits in the crawler's own queues. By default the place is simply held.
-    fn scan_seated<'a>(
+    /// Scans `job` holding `seat`, a place among the sites scanned at once, which the scan may
+    /// step out of while it waits in the crawler's own queues (one method, so a wrapper cannot
+    /// forget to hand the place on).
+    fn scan<'a>(
         &'a self,
         job: &'a SiteJob,
         run_id: &'a str,
         seat: std::sync::Arc<dyn Seat>,
-    ) -> ScanFuture<'a> {
-        drop(seat);
-        self.scan(job, run_id)
-    }
+    ) -> ScanFuture<'a>;
 }
 
 #[cfg(test)]

@@ -74,12 +74,9 @@ pub struct CrawlScanner {
 }
 
 impl CrawlScanner {
-    async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Option<Arc<dyn Seat>>) -> Record {
+    async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Record {
         let Some(name) = &job.registry else {
-            return match seat {
-                Some(seat) => self.sites.scan_in_seat(job, run_id, seat).await,
-                None => self.sites.scan_site(job, run_id).await,
-            };
+            return self.sites.scan_in_seat(job, run_id, seat).await;
         };
         let Some(registry) = &self.registry else {
             return job.record(
@@ -104,17 +101,13 @@ impl CrawlScanner {
 }
 
 impl Scanner for CrawlScanner {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
-        Box::pin(self.scan_job(job, run_id, None))
-    }
-
     // The place is handed on: a site waiting its turn on a shared address gives it up.
-    fn scan_seated<'a>(
+    fn scan<'a>(
         &'a self,
         job: &'a SiteJob,
         run_id: &'a str,
         seat: Arc<dyn Seat>,
     ) -> ScanFuture<'a> {
-        Box::pin(self.scan_job(job, run_id, Some(seat)))
+        Box::pin(self.scan_job(job, run_id, seat))
     }
 }

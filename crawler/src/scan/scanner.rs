@@ -97,12 +97,8 @@ impl SiteScanner {
         self.scan_keeping(job, run_id, true, Some(endpoint)).await
     }
 
-    pub async fn scan_site(&self, job: &SiteJob, run_id: &str) -> Record {
-        self.scan_keeping(job, run_id, false, None).await.0
-    }
-
-    /// The crawl's scan: as [`SiteScanner::scan_site`], stepping out of its place among the
-    /// sites scanned at once while it waits its turn on a shared address.
+    /// The crawl's scan, stepping out of its place among the sites scanned at once while it
+    /// waits its turn on a shared address.
     pub async fn scan_in_seat(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Record {
         let how = How {
             keep: false,
@@ -436,11 +432,7 @@ struct How<'a> {
 }
 
 impl Scanner for SiteScanner {
-    fn scan<'a>(&'a self, job: &'a SiteJob, run_id: &'a str) -> ScanFuture<'a> {
-        Box::pin(self.scan_site(job, run_id))
-    }
-
-    fn scan_seated<'a>(
+    fn scan<'a>(
         &'a self,
         job: &'a SiteJob,
         run_id: &'a str,
