@@ -1,17 +1,10 @@
 //! An AI catalog, with the content type the first byte chooses.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-
-const TYPES: [Option<&str>; 4] = [
-    None,
-    Some("application/json"),
-    Some("text/html"),
-    Some("application/linkset+json"),
-];
+use mcpcensus_fuzz::{typed_body, CATALOG_TYPES};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, body)) = data.split_first() else {
-        return;
-    };
-    let _ = mcpcensus::discovery::parse_catalog(TYPES[usize::from(first % 4)], body);
+    if let Some((content_type, body)) = typed_body(data, &CATALOG_TYPES) {
+        let _ = mcpcensus::discovery::parse_catalog(content_type, body);
+    }
 });

@@ -2,17 +2,10 @@
 //! the content type the first byte chooses.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-
-const TYPES: [Option<&str>; 4] = [
-    None,
-    Some("application/json"),
-    Some("text/html; charset=utf-8"),
-    Some("text/plain"),
-];
+use mcpcensus_fuzz::{typed_body, CARD_TYPES};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, body)) = data.split_first() else {
-        return;
-    };
-    let _ = mcpcensus::discovery::parse_card(TYPES[usize::from(first % 4)], body);
+    if let Some((content_type, body)) = typed_body(data, &CARD_TYPES) {
+        let _ = mcpcensus::discovery::parse_card(content_type, body);
+    }
 });

@@ -33,12 +33,6 @@ impl TimeoutPhase {
     }
 }
 
-impl fmt::Display for TimeoutPhase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// How a TCP connection attempt failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConnectFailure {
@@ -153,7 +147,7 @@ pub enum FetchError {
         reason: String,
     },
     /// A deadline passed.
-    #[error("{url}: timed out ({phase})")]
+    #[error("{url}: timed out ({})", phase.name())]
     Timeout {
         /// The URL (origin only for connect and TLS timeouts).
         url: String,

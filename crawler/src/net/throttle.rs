@@ -55,7 +55,7 @@ pub struct ThrottleStats {
 }
 
 /// Requests that waited for a limiter, by limiter, and the time they waited (for metrics).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct ThrottleWaits {
     /// Waits for a host's rate (robots.txt Crawl-delay spacing included).
     pub host: AtomicU64,

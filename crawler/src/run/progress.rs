@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 
-/// Live counters shared by the pipeline stages and the display.
-#[derive(Debug, Default)]
+/// Live counters shared by the pipeline stages and the display (and, by their field names,
+/// the metrics table).
+#[derive(Debug, Default, serde::Serialize)]
 pub struct Counters {
     /// Records written.
     pub done: AtomicU64,
@@ -22,6 +23,7 @@ pub struct Counters {
     /// Scans retried because this machine ran out of a resource (fds, ports, DNS sockets).
     pub local_retries: AtomicU64,
     /// Input bytes consumed, against `total_bytes` for the ETA.
+    #[serde(skip)]
     pub consumed_bytes: Arc<AtomicU64>,
     /// Admission control (see `admission`): sites admitted at once now (≤ `--concurrency`).
     pub admit_limit: AtomicU64,

@@ -22,7 +22,7 @@ pub fn no_answer(error: &FetchError) -> String {
             format!("refused by the address guard: {address} is {refusal}")
         }
         FetchError::Resolve { error, .. } => resolve(error),
-        FetchError::Timeout { phase, .. } => format!("no answer: timed out ({phase})"),
+        FetchError::Timeout { phase, .. } => format!("no answer: timed out ({})", phase.name()),
         other => format!("the site did not answer: {other}"),
     }
 }

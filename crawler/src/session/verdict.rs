@@ -315,7 +315,7 @@ fn short_error(err: &FetchError) -> String {
         FetchError::Resolve { error, .. } => format!("the name did not resolve: {error}"),
         FetchError::Connect { failure, .. } => failure.to_string(),
         FetchError::Tls { reason, .. } => format!("TLS handshake failed: {reason}"),
-        FetchError::Timeout { phase, .. } => format!("timed out ({phase})"),
+        FetchError::Timeout { phase, .. } => format!("timed out ({})", phase.name()),
         FetchError::Reset { .. } => "connection reset".to_owned(),
         FetchError::Protocol { detail, .. } => format!("HTTP protocol error: {detail}"),
         other => other.to_string(),

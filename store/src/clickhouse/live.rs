@@ -1,7 +1,7 @@
 //! The sink's counts as it goes, readable from other threads (the crawl's metrics).
 
 /// [`SinkStats`] as the sink goes, readable from other threads (metrics).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct LiveSinkStats {
     pub batches: std::sync::atomic::AtomicU64,
     pub failed_attempts: std::sync::atomic::AtomicU64,

@@ -185,47 +185,66 @@ impl SiteRow {
     }
 }
 
-impl ToolRow {
-    pub fn from_record(r: &Record) -> Vec<ToolRow> {
-        let key = site_key(r);
-        (0u32..)
-            .zip(&r.tools)
-            .map(|(position, t)| ToolRow {
+/// The columns a tool or finding row starts with: its site, and its place in the record's list.
+struct ItemKey {
+    run_id: String,
+    site_key: String,
+    position: u32,
+    scanned_at: u32,
+    origin: Option<String>,
+}
+
+/// One row per item of a record's list, each made by `row` from its key and the item.
+fn item_rows<T, R>(r: &Record, items: &[T], row: impl Fn(ItemKey, &T) -> R) -> Vec<R> {
+    let site_key = site_key(r);
+    (0u32..)
+        .zip(items)
+        .map(|(position, item)| {
+            let key = ItemKey {
                 run_id: r.run_id.clone(),
-                site_key: key.clone(),
+                site_key: site_key.clone(),
                 position,
                 scanned_at: seconds(r.scanned_at),
                 origin: r.origin.clone(),
-                name: t.name.clone(),
-                title: t.title.clone(),
-                description: t.description.clone(),
-                annotations: t.annotations.clone(),
-                input_schema_hash: t.input_schema_hash.clone(),
-                fingerprint: t.fingerprint.clone(),
-                grade: t.grade.clone(),
-            })
-            .collect()
+            };
+            row(key, item)
+        })
+        .collect()
+}
+
+impl ToolRow {
+    pub fn from_record(r: &Record) -> Vec<ToolRow> {
+        item_rows(r, &r.tools, |k, t| ToolRow {
+            run_id: k.run_id,
+            site_key: k.site_key,
+            position: k.position,
+            scanned_at: k.scanned_at,
+            origin: k.origin,
+            name: t.name.clone(),
+            title: t.title.clone(),
+            description: t.description.clone(),
+            annotations: t.annotations.clone(),
+            input_schema_hash: t.input_schema_hash.clone(),
+            fingerprint: t.fingerprint.clone(),
+            grade: t.grade.clone(),
+        })
     }
 }
 
 impl FindingRow {
     pub fn from_record(r: &Record) -> Vec<FindingRow> {
-        let key = site_key(r);
-        (0u32..)
-            .zip(&r.findings)
-            .map(|(position, f)| FindingRow {
-                run_id: r.run_id.clone(),
-                site_key: key.clone(),
-                position,
-                scanned_at: seconds(r.scanned_at),
-                origin: r.origin.clone(),
-                rule_id: f.rule_id.clone(),
-                severity: f.severity.as_str().to_owned(),
-                evidence: f.evidence.clone(),
-                url: f.url.clone(),
-                tool: f.tool.clone(),
-            })
-            .collect()
+        item_rows(r, &r.findings, |k, f| FindingRow {
+            run_id: k.run_id,
+            site_key: k.site_key,
+            position: k.position,
+            scanned_at: k.scanned_at,
+            origin: k.origin,
+            rule_id: f.rule_id.clone(),
+            severity: f.severity.as_str().to_owned(),
+            evidence: f.evidence.clone(),
+            url: f.url.clone(),
+            tool: f.tool.clone(),
+        })
     }
 }
 

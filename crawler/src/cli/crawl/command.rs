@@ -103,7 +103,7 @@ pub async fn crawl_with(
                 spool_dir: clickhouse
                     .as_ref()
                     .map(|_| config.crawl.out.join(SPOOL_DIR).join(&run_id)),
-            });
+            })?;
             let sink: Box<dyn RecordSink> = Box::new(MetricsSink {
                 inner: sink,
                 metrics: metrics.clone(),

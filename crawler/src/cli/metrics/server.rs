@@ -142,7 +142,7 @@ fn answer(
             "GET only\n".into(),
         );
     }
-    let finished = metrics.sampled.finished.get() == 1;
+    let finished = metrics.finished();
     let body = metrics.encode();
     if finished {
         final_scraped.notify_one();
