@@ -105,7 +105,10 @@ impl SiteScanner {
             given: None,
             seat: Some(seat),
         };
-        self.scan_with(job, run_id, how).await.0
+        let f = self.scan_with(job, run_id, how);
+        eprintln!("SIZE scan_with {}", std::mem::size_of_val(&f));
+
+        f.await.0
     }
 
     /// The same scan, also keeping every request and answer in full, in the order sent
@@ -163,13 +166,15 @@ impl SiteScanner {
         // turn on a shared address) move it later.
         let waits = site.client.waits().clone();
         let stop = site.stop.clone();
-        let work = async {
+        // Boxed: moved into the deadline's future, an unboxed block would be stored twice
+        // in this one, and every site in flight holds this one.
+        let work = Box::pin(async {
             let Some(ip) = self.resolve_and_guard(&mut site).await else {
                 return;
             };
             let _turn = waits.during(self.turn(ip, seat.as_deref())).await;
             self.steps(&mut site, given).await;
-        };
+        });
         let finished = tokio::select! {
             biased;
             // A pause longer than the time left: the verdict is set below.
@@ -341,7 +346,7 @@ impl SiteScanner {
         }
         self.open_session(site, &endpoint).await;
         let cap = self.settings.document_cap;
-        found.endpoint_card = fetch_endpoint_card(site, &endpoint, &found, cap).await;
+        found.endpoint_card = Box::pin(fetch_endpoint_card(site, &endpoint, &found, cap)).await;
         audit_site(&found, &site.origin).apply_to(&mut site.record);
         site.record.surface = found.surface();
         if self.settings.probe == Probe::Deep {
@@ -356,7 +361,9 @@ impl SiteScanner {
         let deadline = site.deadline();
         let deadline = deadline.checked_sub(DEADLINE_MARGIN).unwrap_or(deadline);
         let keep = site.keeps_transcript();
-        let report = run_probe(&site.client, endpoint, deadline, keep).await;
+        // Boxed, like the session: only a site with an endpoint needs their state, so the
+        // scan future of every other site in flight stays small.
+        let report = Box::pin(run_probe(&site.client, endpoint, deadline, keep)).await;
         report.apply_to(&mut site.record, self.settings.tools_cap.get());
         site.extend_transcript(report.exchanges);
         site.record.timings.probe_ms = Some(ms(started.elapsed()));
@@ -370,7 +377,7 @@ impl SiteScanner {
             keep_exchanges: site.keeps_transcript(),
             ..SessionOptions::default()
         };
-        let report = run_session(&site.client, endpoint, &opts, site.deadline()).await;
+        let report = Box::pin(run_session(&site.client, endpoint, &opts, site.deadline())).await;
         report.apply_to(&mut site.record);
         site.extend_transcript(report.exchanges);
         site.record.probe = Some(mcpcensus_store::ProbeDepth::Survey);

@@ -4,6 +4,7 @@
 mod documents;
 mod locate;
 mod robots;
+mod size;
 
 use mcpcensus_store::{Outcome, Record};
 use tokio::time::{Duration, Instant};
