@@ -11,6 +11,7 @@ use crate::run::Shutdown;
 
 /// Runs `cli` (parsed from `argv`) to its end.
 pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
+    without_huge_pages();
     let json = log_format(&cli).1 == Some(LogFormat::Json);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -33,6 +34,17 @@ pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
             }
         }
     })
+}
+
+/// Transparent huge pages off for this process. As sites come and go the allocator hands
+/// freed pages back to the kernel and faults them in again; with huge pages each such fault
+/// zeroes 2 MiB, which was a fifth of a crawl's CPU (perf; BENCHMARKS.md). Best effort: a
+/// kernel without the setting leaves things as they were.
+pub fn without_huge_pages() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
+        tracing::debug!("transparent huge pages left as they are: {e}");
+    }
 }
 
 /// Parses `argv` (program name first), sets up logging and runs it, as the binary does; a
@@ -96,4 +108,17 @@ pub fn json_line(level: &str, message: &str) -> String {
         "target": "mcpcensus",
     })
     .to_string()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use std::process::ExitCode;
+
+    #[test]
+    fn a_command_runs_without_transparent_huge_pages() {
+        let argv = ["mcpcensus", "schema", "print"].map(String::from).to_vec();
+        assert_eq!(super::run_argv(argv), ExitCode::SUCCESS);
+        let disabled = rustix::thread::transparent_huge_pages_are_disabled();
+        assert_eq!(disabled.ok(), Some(true));
+    }
 }

@@ -105,10 +105,7 @@ impl SiteScanner {
             given: None,
             seat: Some(seat),
         };
-        let f = self.scan_with(job, run_id, how);
-        eprintln!("SIZE scan_with {}", std::mem::size_of_val(&f));
-
-        f.await.0
+        self.scan_with(job, run_id, how).await.0
     }
 
     /// The same scan, also keeping every request and answer in full, in the order sent
