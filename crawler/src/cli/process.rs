@@ -38,8 +38,8 @@ pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
 
 /// Transparent huge pages off for this process. As sites come and go the allocator hands
 /// freed pages back to the kernel and faults them in again; with huge pages each such fault
-/// zeroes 2 MiB, which was a fifth of a crawl's CPU (perf; BENCHMARKS.md). Best effort: a
-/// kernel without the setting leaves things as they were.
+/// takes and zeroes 2 MiB, so the crawl held a quarter more memory for the same sites
+/// (BENCHMARKS.md). Best effort: a kernel without the setting leaves things as they were.
 pub fn without_huge_pages() {
     #[cfg(target_os = "linux")]
     if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
