@@ -1,6 +1,7 @@
 //! Records as ClickHouse rows: one `sites` row per record, one `tools` row per tool, one
-//! `findings` row per finding. Column types match `configs/clickhouse/schema.sql` exactly
-//! (booleans are UInt8, enumerations their text form, times DateTime seconds).
+//! `findings` row per finding. Those three structs are made at build time from the tables in
+//! `configs/clickhouse/schema.sql` (`store/build.rs`): booleans are UInt8, enumerations their
+//! text form, times DateTime seconds.
 
 use clickhouse::Row;
 use serde::Serialize;
@@ -52,86 +53,7 @@ impl RunRow {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Row, Serialize)]
-pub struct SiteRow {
-    pub run_id: String,
-    pub site_key: String,
-    pub scanned_at: u32,
-    pub scanned_at_ms: u64,
-    pub schema_version: u16,
-    pub input: String,
-    pub input_line: u64,
-    pub origin: Option<String>,
-    pub host: Option<String>,
-    pub registrable_domain: Option<String>,
-    pub addresses: Vec<String>,
-    pub outcome: String,
-    pub outcome_reason: String,
-    pub defect: u8,
-    pub endpoint: Option<String>,
-    pub discovered_via: Option<String>,
-    pub discovery_source: Option<String>,
-    pub protocol_version: Option<String>,
-    pub session_id_issued: u8,
-    pub server_name: Option<String>,
-    pub server_version: Option<String>,
-    pub capabilities: Option<String>,
-    pub tool_count: Option<u32>,
-    pub tool_names: Vec<String>,
-    pub tool_list_fingerprint: Option<String>,
-    pub probe: Option<String>,
-    pub transport: Option<String>,
-    pub auth_kind: Option<String>,
-    pub spec_version: Option<String>,
-    pub deprecated_features: Vec<String>,
-    pub migration_status: Option<String>,
-    pub checklist: Vec<String>,
-    pub finding_ids: Vec<String>,
-    pub grade_median: Option<String>,
-    pub request_count: u32,
-    pub total_ms: u32,
-    /// The record's JSON export line.
-    pub record_json: String,
-    /// Document kinds served usable / as soft 404s (`derived::document_kinds`).
-    pub documents_parsed: Vec<String>,
-    pub documents_soft_404: Vec<String>,
-    /// `derived::server_fingerprint`, for platforms and tool list changes.
-    pub server_fingerprint: String,
-    pub final_origin: Option<String>,
-    /// `derived::origin_move`: www, apex or other_subdomain.
-    pub origin_move: Option<String>,
-    pub surface: u8,
-}
-
-#[derive(Debug, Clone, PartialEq, Row, Serialize)]
-pub struct ToolRow {
-    pub run_id: String,
-    pub site_key: String,
-    pub position: u32,
-    pub scanned_at: u32,
-    pub origin: Option<String>,
-    pub name: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub annotations: Option<String>,
-    pub input_schema_hash: Option<String>,
-    pub fingerprint: Option<String>,
-    pub grade: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Row, Serialize)]
-pub struct FindingRow {
-    pub run_id: String,
-    pub site_key: String,
-    pub position: u32,
-    pub scanned_at: u32,
-    pub origin: Option<String>,
-    pub rule_id: String,
-    pub severity: String,
-    pub evidence: String,
-    pub url: Option<String>,
-    pub tool: Option<String>,
-}
+include!(concat!(env!("OUT_DIR"), "/rows.rs"));
 
 impl SiteRow {
     pub fn from_record(r: &Record) -> SiteRow {
