@@ -120,21 +120,29 @@ fn host_name(raw: &str) -> Result<String, Cow<'static, str>> {
     if raw.parse::<Ipv4Addr>().is_ok() || raw.parse::<Ipv6Addr>().is_ok() || looks_numeric(raw) {
         return Err("IP literals are not scanned".into());
     }
-    if let Some(c) = raw
-        .chars()
-        .find(|c| c.is_ascii() && !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
-    {
+    if let Some(c) = odd_ascii(raw) {
         return Err(format!("contains the character {c:?}").into());
     }
     let ascii = idna::domain_to_ascii_cow(raw.as_bytes(), idna::AsciiDenyList::URL)
         .map_err(|_| Cow::Borrowed("not a valid internationalized domain name"))?;
     let host = ascii.into_owned();
+    // The mapping can bring such characters in (U+3200 maps to "(ᄀ)", kept in the punycode
+    // label as "xn--()-dmk"): the name must read the same when given again.
+    if let Some(c) = odd_ascii(&host) {
+        return Err(format!("its internationalized form contains the character {c:?}").into());
+    }
     // IDNA mapping can turn a name into a numeric form (e.g. by dropping invisible characters).
     if looks_numeric(&host) {
         return Err("IP literals are not scanned".into());
     }
     check_labels(&host)?;
     Ok(host)
+}
+
+/// An ASCII character a host name may not hold (letters, digits, `-`, `.` and `_` may).
+fn odd_ascii(name: &str) -> Option<char> {
+    name.chars()
+        .find(|c| c.is_ascii() && !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
 }
 
 /// `1.2.3` or `0x7f.1` are IPv4 forms to URL parsers; never treat them as names.

@@ -120,6 +120,11 @@ fn rejects_each_bad_form_with_its_reason() {
     let long_name = format!("{}.com", ["abcdefghij"; 25].join("."));
     let cases: Vec<(&str, &str)> = vec![
         ("exa mple.com", "contains spaces"),
+        // U+3200 maps to "(ᄀ)": the punycode label would keep the parentheses.
+        (
+            "\u{3200}.\u{19b0}0",
+            "its internationalized form contains the character '('",
+        ),
         ("example.com extra", "contains spaces"),
         ("http://example.com", "http:// origins are not scanned"),
         ("ftp://example.com", "unsupported scheme ftp://"),
