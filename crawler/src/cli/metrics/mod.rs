@@ -1,8 +1,9 @@
 //! `crawl --metrics ADDR`: Prometheus metrics at `/metrics` while the crawl runs. Records are
 //! counted as the writer hands them to the sink (so the outcome counters add up to the
 //! records written); the run's live counters, the throttle's waits and the ClickHouse sink's
-//! stats are read at each scrape (the table `sampled.toml`). No label names a host or URL: outcomes, error classes,
-//! stages and limiters are fixed sets. Every metric: docs/metrics.md.
+//! stats are read at each scrape, as the table `sampled.toml` lists them. No label names a
+//! host or URL: outcomes, error classes, stages and limiters are fixed sets. Every metric:
+//! docs/metrics.md.
 
 mod classify;
 mod sampled;

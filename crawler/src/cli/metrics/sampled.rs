@@ -66,8 +66,12 @@ pub(super) struct Sampled {
 pub(super) fn table() -> Result<Vec<Sampled>, TableError> {
     let table: Table = toml::from_str(TABLE).map_err(|e| TableError(e.to_string()))?;
     for m in &table.metric {
-        let family = m.label.is_some() && !m.by.is_empty();
-        if m.source.is_some() == family || (m.label.is_some() != family) {
+        let one_way = match (&m.source, &m.label) {
+            (Some(_), None) => m.by.is_empty(),
+            (None, Some(_)) => !m.by.is_empty(),
+            _ => false,
+        };
+        if !one_way {
             return Err(TableError(format!(
                 "{}: give either a source or a label and its sources",
                 m.name
