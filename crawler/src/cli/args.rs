@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
 
-use crate::config::{Config, LogFormat, Probe, Robots};
+use crate::config::{Config, Http, LogFormat, Probe, Robots};
 use crate::input::Shard;
 
 #[derive(Debug, Parser)]
@@ -91,6 +91,9 @@ pub struct ScanArgs {
     /// respect (fetch robots.txt once per site, skip what it disallows) or ignore [default: respect].
     #[arg(long, value_enum)]
     pub robots: Option<Robots>,
+    /// http1 (offer HTTP/1.1 only) or http2 (HTTP/2 first, then HTTP/1.1) [default: http1].
+    #[arg(long, value_enum)]
+    pub http: Option<Http>,
     /// survey (discovery and the capped session) or deep (the deep server probe as well) [default: survey].
     #[arg(long, value_enum)]
     pub probe: Option<Probe>,
@@ -316,6 +319,7 @@ impl ScanArgs {
         set(&mut c.net.user_agent, self.user_agent.clone());
         set(&mut c.crawl.probe, self.probe);
         set(&mut c.net.robots, self.robots);
+        set(&mut c.net.http, self.http);
         if self.contact.is_some() {
             c.net.contact.clone_from(&self.contact);
         }

@@ -7,6 +7,6 @@ mod settings;
 mod tests;
 
 pub use settings::{
-    parse_resolver, ClickHouseSettings, Config, CrawlSettings, InputSettings, LogFormat,
+    parse_resolver, ClickHouseSettings, Config, CrawlSettings, Http, InputSettings, LogFormat,
     NetSettings, OutputSettings, Probe, Robots,
 };

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ipnet::IpNet;
 
-use super::settings::{parse_resolver, Config};
+use super::settings::{parse_resolver, Config, Http};
 use crate::error::ConfigError;
 use crate::net::NetOptions;
 
@@ -42,6 +42,7 @@ impl Config {
             allow_nets: n.allow_net.clone(),
             exclude_nets: exclude_nets(&n.exclude_net)?,
             contact: n.contact.clone(),
+            offer_http2: n.http == Http::Http2,
             ..NetOptions::default()
         })
     }

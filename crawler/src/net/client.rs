@@ -84,7 +84,7 @@ impl Net {
             resolver: Resolver::new(&opts)?,
             guard: Guard::new(opts.allow_nets.clone()).excluding(opts.exclude_nets.clone()),
             throttle: Throttle::new(&opts)?,
-            tls: tls::client_config(&opts.ca_files)?,
+            tls: tls::client_config(&opts.ca_files, opts.offer_http2)?,
             user_agent,
             opt_out,
             opts,

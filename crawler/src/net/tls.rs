@@ -1,5 +1,6 @@
-//! The TLS client configuration: ring provider, webpki roots plus extra CA files, ALPN h2 and
-//! http/1.1. Built once and shared; no process-wide default provider is installed.
+//! The TLS client configuration: ring provider, webpki roots plus extra CA files, ALPN
+//! http/1.1 (and h2 before it when HTTP/2 is offered). Built once and shared; no process-wide
+//! default provider is installed.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,11 +12,17 @@ use rustls_pki_types::CertificateDer;
 
 use super::error::NetError;
 
-/// ALPN protocols offered, in order of preference.
+/// ALPN protocols offered when HTTP/2 is, in order of preference.
 pub const ALPN_PROTOCOLS: [&[u8]; 2] = [b"h2", b"http/1.1"];
+/// ALPN protocols offered otherwise.
+pub const ALPN_HTTP1: [&[u8]; 1] = [b"http/1.1"];
 
-/// Builds the client configuration trusting the webpki roots and every certificate in `ca_files`.
-pub fn client_config(ca_files: &[impl AsRef<Path>]) -> Result<Arc<ClientConfig>, NetError> {
+/// Builds the client configuration trusting the webpki roots and every certificate in
+/// `ca_files`, offering HTTP/2 if `offer_http2`.
+pub fn client_config(
+    ca_files: &[impl AsRef<Path>],
+    offer_http2: bool,
+) -> Result<Arc<ClientConfig>, NetError> {
     let mut roots = RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     for path in ca_files {
@@ -44,6 +51,11 @@ pub fn client_config(ca_files: &[impl AsRef<Path>]) -> Result<Arc<ClientConfig>,
         .map_err(|source| NetError::Tls { source })?
         .with_root_certificates(roots)
         .with_no_client_auth();
-    config.alpn_protocols = ALPN_PROTOCOLS.iter().map(|p| p.to_vec()).collect();
+    let alpn: &[&[u8]] = if offer_http2 {
+        &ALPN_PROTOCOLS
+    } else {
+        &ALPN_HTTP1
+    };
+    config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     Ok(Arc::new(config))
 }

@@ -275,10 +275,28 @@ async fn sends_our_user_agent_and_never_credentials_cookies_or_origin() {
 }
 
 #[tokio::test]
-async fn negotiates_http2_when_offered() {
+async fn offers_only_http1_by_default() {
     let pki = pki();
     let h2 = start(&pki, Mode::TlsH2).await;
     let net = Net::new(options(&pki)).expect("net");
+    let response = net
+        .site_client()
+        .fetch(FetchRequest::get(url(&h2, "https", "/ok")))
+        .await
+        .expect("fetch");
+    assert_eq!(response.http_version, Version::HTTP_11);
+    assert_eq!(h2.seen()[0].version, Version::HTTP_11);
+}
+
+#[tokio::test]
+async fn negotiates_http2_when_offered() {
+    let pki = pki();
+    let h2 = start(&pki, Mode::TlsH2).await;
+    let net = Net::new(NetOptions {
+        offer_http2: true,
+        ..options(&pki)
+    })
+    .expect("net");
     let site = net.site_client();
     let response = site
         .fetch(FetchRequest::get(url(&h2, "https", "/ok")))
