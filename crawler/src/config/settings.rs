@@ -35,7 +35,7 @@ pub enum Probe {
 #[serde(rename_all = "snake_case")]
 pub enum Http {
     /// HTTP/1.1 only: a site's requests go one after another anyway, and an HTTP/1.1
-    /// connection holds a third of the memory of an HTTP/2 one.
+    /// connection costs less memory and CPU than an HTTP/2 one.
     Http1,
     /// HTTP/2 offered first, HTTP/1.1 if the server has no HTTP/2.
     Http2,
