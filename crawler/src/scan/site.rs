@@ -17,6 +17,10 @@ use crate::net::Exchange;
 
 /// The log's note on a body longer than its cap.
 const CUT_AT_CAP: &str = "body cut at the size cap";
+/// Answers in a row during discovery that ask the host to be left alone (429, or a 503 that
+/// pauses it) before the scan ends: one pause is waited out, a host that asks again is
+/// refusing the crawl, and more requests would only be more load on it.
+const PAUSES_IN_A_ROW: u8 = 2;
 
 #[derive(Debug)]
 pub struct SiteScan {
@@ -27,8 +31,11 @@ pub struct SiteScan {
     pub origin: Url,
     /// True while discovery runs: a 429 or 503 then may end the scan (see `note_pause`).
     pub discovering: bool,
-    /// Why the scan ended before its steps did (a pause longer than the time left).
+    /// Why the scan ended before its steps did (a pause longer than the time left, or a host
+    /// that asked for a pause again).
     pub ended_early: Option<String>,
+    /// Discovery answers in a row that paused the host.
+    pauses_in_a_row: u8,
     /// Cancelled when the scan is to end now.
     pub stop: CancellationToken,
     /// A request ran out of time because the site deadline passed (not its own limit).
@@ -49,6 +56,7 @@ impl SiteScan {
             origin,
             discovering: false,
             ended_early: None,
+            pauses_in_a_row: 0,
             stop: CancellationToken::new(),
             hit_deadline: false,
             robots_read: Some(Vec::new()),
@@ -140,23 +148,37 @@ impl SiteScan {
     }
 
     /// A 429 or 503 during discovery whose Retry-After is longer than the time left ends the
-    /// scan now, rather than waiting out the pause into the deadline.
-    fn note_pause(&mut self, status: StatusCode, headers: &HeaderMap) {
-        let asked = matches!(
-            status,
-            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-        );
-        if !self.discovering || !asked || self.ended_early.is_some() {
+    /// scan now, rather than waiting out the pause into the deadline; so does the second answer
+    /// in a row that pauses the host (a 429, or a 503 but a discovery document's bare one).
+    fn note_pause(&mut self, status: StatusCode, headers: &HeaderMap, document: bool) {
+        if !self.discovering || self.ended_early.is_some() {
             return;
         }
-        let Some(after) = retry_after(headers) else {
-            return;
+        let after = retry_after(headers);
+        let pauses = match status {
+            StatusCode::TOO_MANY_REQUESTS => true,
+            StatusCode::SERVICE_UNAVAILABLE => !document || after.is_some(),
+            _ => false,
         };
-        if after > self.remaining() {
-            let (code, secs) = (status.as_u16(), after.as_secs());
-            self.ended_early = Some(format!("not measured: {code}, retry after {secs} s"));
-            self.stop.cancel();
+        if !pauses {
+            self.pauses_in_a_row = 0;
+            return;
         }
+        self.pauses_in_a_row += 1;
+        let code = status.as_u16();
+        if let Some(after) = after.filter(|after| *after > self.remaining()) {
+            let secs = after.as_secs();
+            self.end_early(format!("not measured: {code}, retry after {secs} s"));
+        } else if self.pauses_in_a_row >= PAUSES_IN_A_ROW {
+            self.end_early(format!(
+                "not measured: {code} again after the pause it asked for"
+            ));
+        }
+    }
+
+    fn end_early(&mut self, reason: String) {
+        self.ended_early = Some(reason);
+        self.stop.cancel();
     }
 
     fn discovery_get(url: &Url, cap: usize, timeout: Duration) -> FetchRequest {
@@ -188,7 +210,7 @@ impl SiteScan {
         match &result {
             Ok(h) => {
                 entry.answered(h.status, &h.headers);
-                self.note_pause(h.status, &h.headers);
+                self.note_pause(h.status, &h.headers, false);
             }
             Err(e) => entry.failed(e.to_string()),
         }
@@ -241,7 +263,7 @@ impl SiteScan {
         match &result {
             Ok(r) => {
                 entry.answered(r.status, &r.headers);
-                self.note_pause(r.status, &r.headers);
+                self.note_pause(r.status, &r.headers, document);
                 entry.read_body(&r.body, r.body.len() as u64);
                 entry.took(r.elapsed);
                 if r.truncated {

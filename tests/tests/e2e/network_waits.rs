@@ -89,12 +89,16 @@ async fn a_retry_after_beyond_the_deadline_ends_the_site_at_once() {
     let web = SimWeb::builder()
         .site(Site::new("busy.test").default(Reply::status(429).header("retry-after", "120")))
         .site(Site::new("down.test").default(Reply::status(503).header("retry-after", "45")))
-        .site(Site::new("brief.test").default(Reply::status(429).header("retry-after", "1")))
+        .site(
+            Site::new("brief.test")
+                .route("/robots.txt", Reply::status(429).header("retry-after", "1")),
+        )
+        .site(Site::new("relentless.test").default(Reply::status(429)))
         .start()
         .await
         .unwrap();
     let crawl = WebCrawl::new();
-    let inputs: Vec<String> = ["busy.test", "down.test", "brief.test"]
+    let inputs: Vec<String> = ["busy.test", "down.test", "brief.test", "relentless.test"]
         .iter()
         .map(|h| web.input(h))
         .collect();
@@ -124,12 +128,35 @@ async fn a_retry_after_beyond_the_deadline_ends_the_site_at_once() {
     }
     // A pause that fits in the time left is waited out, and the scan goes on.
     let brief = record_for(&records, &web.origin("brief.test"));
-    assert!(
-        !brief.outcome_reason.contains("retry after"),
+    assert_eq!(
+        brief.outcome,
+        Outcome::OutOfScope,
         "{}",
         brief.outcome_reason
     );
     assert_eq!(brief.requests.len(), 8);
+    assert!(
+        brief.timings.total_ms >= 1_000,
+        "{} ms",
+        brief.timings.total_ms
+    );
+    // A host that asks again after the pause it asked for (5 s without Retry-After) is left
+    // alone: two requests, not one every 5 s to the deadline.
+    let relentless = record_for(&records, &web.origin("relentless.test"));
+    assert_eq!(
+        (relentless.outcome, relentless.outcome_reason.as_str()),
+        (
+            Outcome::NotMeasured,
+            "not measured: 429 again after the pause it asked for"
+        )
+    );
+    assert_eq!(relentless.requests.len(), 2);
+    assert_eq!(web.requests("relentless.test").len(), 2);
+    assert!(
+        (4_900..20_000).contains(&relentless.timings.total_ms),
+        "{} ms",
+        relentless.timings.total_ms
+    );
     assert!(took < Duration::from_secs(29), "the run took {took:?}");
 }
 
