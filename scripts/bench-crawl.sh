@@ -7,6 +7,8 @@
 # usage: scripts/bench-crawl.sh [SITES] [CONCURRENCY] [DELAY_MS] [MIX]
 #   MIX: realistic (default: 97% plain, 2% card + MCP server, 1% 401/429/503/redirect)
 #        or tenth (one in ten an MCP server, plus the demo sites)
+#        or plain / servers (only the realistic mix's no-MCP / card + MCP server sites: the
+#        CPU a site of each kind, apart)
 #        or shapes (the real web's shapes: tests/src/shapes.rs)
 # Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
 # (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the

@@ -1,6 +1,7 @@
 //! Generated sites for the crawl benchmarks: a realistic mix (97% without MCP, 2% with a
-//! server card and an MCP server, 1% answering 401, 429, 503 or a redirect) or the older
-//! one-in-ten MCP mix.
+//! server card and an MCP server, 1% answering 401, 429, 503 or a redirect), the older
+//! one-in-ten MCP mix, or one kind only (plain sites, or card + MCP server sites) to measure
+//! the cost of each apart.
 
 use std::net::Ipv4Addr;
 
@@ -16,6 +17,10 @@ pub enum Mix {
     Realistic,
     /// One site in ten an MCP server advertised by a Link header, the rest plain.
     Tenth,
+    /// Every site plain (the realistic mix's no-MCP site).
+    Plain,
+    /// Every site a card + MCP server (the realistic mix's MCP site).
+    Servers,
 }
 
 impl std::str::FromStr for Mix {
@@ -24,7 +29,11 @@ impl std::str::FromStr for Mix {
         match s {
             "realistic" => Ok(Self::Realistic),
             "tenth" => Ok(Self::Tenth),
-            other => Err(format!("unknown mix {other:?} (realistic or tenth)")),
+            "plain" => Ok(Self::Plain),
+            "servers" => Ok(Self::Servers),
+            other => Err(format!(
+                "unknown mix {other:?} (realistic, tenth, plain or servers)"
+            )),
         }
     }
 }
@@ -72,7 +81,8 @@ impl Kind {
 pub fn kind(mix: Mix, i: u64) -> Kind {
     match mix {
         Mix::Tenth if i % 10 == 0 => Kind::Mcp,
-        Mix::Tenth => Kind::Plain,
+        Mix::Tenth | Mix::Plain => Kind::Plain,
+        Mix::Servers => Kind::Mcp,
         Mix::Realistic => match i % 100 {
             0 | 50 => Kind::Mcp,
             25 => [

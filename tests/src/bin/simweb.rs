@@ -5,6 +5,7 @@
 //! Starts SITES generated sites spread over IPS loopback addresses 127.0.10.x: with MIX
 //! `tenth` (the default) one in ten an MCP server, plus the demo sites; with `realistic` 97%
 //! plain, 2% with a server card and an MCP server, 1% answering 401, 429, 503 or a redirect;
+//! with `plain` or `servers` only the realistic mix's plain or card + MCP server sites;
 //! with `shapes` the real web's shapes in their published shares (`mcpcensus_simweb::shapes`:
 //! redirects to `www` and back, soft 404s, bot walls, slow sites, TLS resets, …), writing
 //! DIR/mcp_hosts.txt (the inputs with an MCP server behind them) as well.

@@ -18,6 +18,15 @@ fn the_realistic_mix_has_its_shares() {
 }
 
 #[test]
+fn the_single_kind_mixes_hold_one_kind() {
+    for (name, only) in [("plain", Kind::Plain), ("servers", Kind::Mcp)] {
+        let mix: Mix = name.parse().expect("a mix");
+        assert!((0..1_000).all(|i| mix::kind(mix, i) == only), "{name}");
+    }
+    assert!("plains".parse::<Mix>().is_err());
+}
+
+#[test]
 fn the_shape_mix_sums_to_a_thousand_and_deals_every_shape() {
     assert_eq!(MIX.iter().map(|(_, share)| share).sum::<u32>(), 1000);
     let sites = shapes::mix(20_000, 7);
