@@ -124,6 +124,8 @@ def kind_of(host, _kinds):
     mix = os.environ.get("BENCH_MIX", "realistic")
     if mix == "tenth":
         return "mcp" if i % 10 == 0 else "plain"
+    if mix in ("plain", "servers"):
+        return {"plain": "plain", "servers": "mcp"}[mix]
     return {0: "mcp", 50: "mcp", 25: "other"}.get(i % 100, "plain")
 
 
