@@ -26,6 +26,10 @@ const BIND_ATTEMPTS: u32 = 32;
 const UDP_PLAIN_LIMIT: usize = 512;
 /// Largest UDP answer we ever send with EDNS.
 const UDP_EDNS_LIMIT: u16 = 1232;
+/// Receive buffer asked for the UDP socket: a crawl at a few thousand lookups a second sends
+/// bursts the default (about 200 KB, some 250 queries) drops while the web is busy; the
+/// kernel caps it at `net.core.rmem_max`.
+const UDP_RECV_BUFFER: usize = 4 << 20;
 /// Delayed UDP answers in flight at once; past it, delayed queries are dropped.
 const MAX_DELAYED_UDP: usize = 1024;
 /// TCP connections served at once; past it, new ones are closed.
@@ -478,6 +482,12 @@ fn bind_udp_tcp() -> Result<(UdpSocket, TcpListener, SocketAddr), Error> {
             s.listen(128)
         });
         let Ok(tcp) = tcp else { continue };
+        rustix::net::sockopt::set_socket_recv_buffer_size(&udp, UDP_RECV_BUFFER).map_err(|e| {
+            Error::Io {
+                what: "dns udp receive buffer",
+                source: e.into(),
+            }
+        })?;
         udp.set_nonblocking(true).map_err(|source| Error::Io {
             what: "dns udp nonblocking",
             source,

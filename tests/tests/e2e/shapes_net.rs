@@ -1,12 +1,16 @@
 //! The network's shapes: a site with only an IPv6 address (measured over ::1 when the guard
 //! lets ::1/128 through, refused otherwise) and sites that break TLS after the ClientHello
-//! (unreachable with a TLS reason, after one connection each: no retry storm).
+//! (unreachable with a TLS reason, after one connection each: no retry storm); a site's
+//! requests share one kept-alive connection, and a server that closes after each answer is
+//! measured the same.
 
+use std::collections::HashSet;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::process::ExitCode;
 
+use mcpcensus_simweb::mcp::McpServer;
 use mcpcensus_simweb::shapes::Shape;
-use mcpcensus_simweb::SimWeb;
+use mcpcensus_simweb::{Reply, SimWeb, Site};
 use mcpcensus_store::Outcome;
 
 use crate::util::{record_for, WebCrawl};
@@ -114,4 +118,59 @@ async fn tls_resets_are_unreachable_after_one_connection() {
         assert_eq!(web.request_count(host), 0, "{host}");
     }
     web.shutdown().await;
+}
+
+/// A homepage naming the MCP server at `/mcp` by its Link header.
+fn linked_home() -> Reply {
+    Reply::html("<!doctype html><title>home</title>").header("link", "</mcp>; rel=\"mcp\"")
+}
+
+/// The connections that carried a host's requests.
+fn connections_of(web: &SimWeb, host: &str) -> (usize, usize) {
+    let requests = web.requests(host);
+    let conns: HashSet<u64> = requests.iter().map(|r| r.conn_id).collect();
+    (requests.len(), conns.len())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_site_is_one_kept_alive_connection_unless_the_server_closes_each() {
+    // Servers with keep-alive off answer `Connection: close` and close: every request after
+    // such an answer opens a new connection, and the site is measured the same.
+    let server = McpServer::ts_v2().tools_named(&["search"]);
+    let closing = Reply::status(404).header("connection", "close");
+    let web = SimWeb::builder()
+        .site(
+            Site::new("kept.test")
+                .route("/", linked_home())
+                .mcp("/mcp", &server),
+        )
+        .site(
+            Site::new("closing.test")
+                .route("/", linked_home().header("connection", "close"))
+                .default(closing)
+                .mcp("/mcp", &server),
+        )
+        .start()
+        .await
+        .unwrap();
+    let inputs = vec![web.input("kept.test"), web.input("closing.test")];
+    let (_, _, records) = WebCrawl::new().run(&web, &inputs, true, &[]).await;
+    for host in ["kept.test", "closing.test"] {
+        let r = record_for(&records, &web.origin(host));
+        assert_eq!(r.outcome, Outcome::Pass, "{host}: {}", r.outcome_reason);
+        assert_eq!(r.tool_names, ["search"], "{host}");
+    }
+    // robots.txt, the homepage, five discovery documents, /mcp and the session's POSTs.
+    let (requests, conns) = connections_of(&web, "kept.test");
+    assert!(requests >= 10, "kept.test: {requests} requests");
+    assert_eq!(
+        conns, 1,
+        "kept.test: {requests} requests over {conns} connections"
+    );
+    // Each of the seven GETs answered with `Connection: close` ends its connection.
+    let (requests, conns) = connections_of(&web, "closing.test");
+    assert!(
+        conns >= 8 && conns <= requests,
+        "closing.test: {requests} requests over {conns} connections"
+    );
 }
