@@ -192,8 +192,31 @@ impl DnsServer {
         tracker: &TaskTracker,
     ) -> Result<SocketAddr, Error> {
         let (udp, tcp, addr) = bind_udp_tcp()?;
-        let udp = Arc::new(udp);
-        tracker.spawn(Arc::clone(self).serve_udp(udp, cancel.clone(), tracker.clone()));
+        let (server, udp_cancel, udp_tracker) = (Arc::clone(self), cancel.clone(), tracker.clone());
+        // UDP is served on a thread and runtime of its own: behind the web's TLS handshakes on
+        // a busy machine, a query waited its turn long enough for resolvers to time out.
+        tracker.spawn_blocking(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    tracing::error!(error = %e, "dns udp runtime could not start");
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                match UdpSocket::from_std(udp) {
+                    Ok(udp) => {
+                        server
+                            .serve_udp(Arc::new(udp), udp_cancel, udp_tracker)
+                            .await
+                    }
+                    Err(e) => tracing::error!(error = %e, "dns udp registration failed"),
+                }
+            });
+        });
         tracker.spawn(Arc::clone(self).serve_tcp(tcp, cancel.clone(), tracker.clone()));
         Ok(addr)
     }
@@ -465,7 +488,7 @@ fn encode_udp(message: &Message, limit: usize) -> Option<Vec<u8>> {
     message.truncate().to_vec().ok()
 }
 
-fn bind_udp_tcp() -> Result<(UdpSocket, TcpListener, SocketAddr), Error> {
+fn bind_udp_tcp() -> Result<(std::net::UdpSocket, TcpListener, SocketAddr), Error> {
     let any_port = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
     for _ in 0..BIND_ATTEMPTS {
         let udp = std::net::UdpSocket::bind(any_port).map_err(|source| Error::Bind {
@@ -490,10 +513,6 @@ fn bind_udp_tcp() -> Result<(UdpSocket, TcpListener, SocketAddr), Error> {
         })?;
         udp.set_nonblocking(true).map_err(|source| Error::Io {
             what: "dns udp nonblocking",
-            source,
-        })?;
-        let udp = UdpSocket::from_std(udp).map_err(|source| Error::Io {
-            what: "dns udp registration",
             source,
         })?;
         return Ok((udp, tcp, addr));
