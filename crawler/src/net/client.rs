@@ -293,14 +293,10 @@ impl SiteClient {
             Some(Ok(response)) => response,
         };
         let (parts, body) = response.into_parts();
-        let wait = retry_after(&parts.headers);
-        let pause = match parts.status {
-            StatusCode::TOO_MANY_REQUESTS => true,
-            StatusCode::SERVICE_UNAVAILABLE => pause_on_bare_503 || wait.is_some(),
-            _ => false,
-        };
-        if pause {
-            self.shared.throttle.slow_down(&host, wait);
+        if pauses_host(parts.status, &parts.headers, pause_on_bare_503) {
+            self.shared
+                .throttle
+                .slow_down(&host, retry_after(&parts.headers));
         }
         let address = parts
             .extensions
@@ -349,6 +345,16 @@ fn path_and_query(url: &url::Url) -> String {
     match url.query() {
         Some(q) => format!("{}?{q}", url.path()),
         None => url.path().to_owned(),
+    }
+}
+
+/// Whether an answer asks for its host to be paused: a 429, or a 503 that names a Retry-After
+/// or (`pause_on_bare_503`) comes from a URL that speaks for the host.
+pub fn pauses_host(status: StatusCode, headers: &HeaderMap, pause_on_bare_503: bool) -> bool {
+    match status {
+        StatusCode::TOO_MANY_REQUESTS => true,
+        StatusCode::SERVICE_UNAVAILABLE => pause_on_bare_503 || retry_after(headers).is_some(),
+        _ => false,
     }
 }
 

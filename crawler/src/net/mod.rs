@@ -39,7 +39,7 @@ mod waits;
 mod tests;
 
 pub use body::BodyReader;
-pub use client::{retry_after, Net, SiteClient};
+pub use client::{pauses_host, retry_after, Net, SiteClient};
 pub use connector::PeerInfo;
 pub use error::NetError;
 pub use fetch::{

@@ -9,7 +9,8 @@ use tokio_util::sync::CancellationToken;
 use url::Url;
 
 use crate::net::{
-    retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder, SiteClient,
+    pauses_host, retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder,
+    SiteClient,
 };
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
@@ -154,19 +155,14 @@ impl SiteScan {
         if !self.discovering || self.ended_early.is_some() {
             return;
         }
-        let after = retry_after(headers);
-        let pauses = match status {
-            StatusCode::TOO_MANY_REQUESTS => true,
-            StatusCode::SERVICE_UNAVAILABLE => !document || after.is_some(),
-            _ => false,
-        };
-        if !pauses {
+        // The same rule the client paused the host by.
+        if !pauses_host(status, headers, !document) {
             self.pauses_in_a_row = 0;
             return;
         }
         self.pauses_in_a_row += 1;
         let code = status.as_u16();
-        if let Some(after) = after.filter(|after| *after > self.remaining()) {
+        if let Some(after) = retry_after(headers).filter(|after| *after > self.remaining()) {
             let secs = after.as_secs();
             self.end_early(format!("not measured: {code}, retry after {secs} s"));
         } else if self.pauses_in_a_row >= PAUSES_IN_A_ROW {
