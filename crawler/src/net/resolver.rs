@@ -3,11 +3,19 @@
 //! Names are looked up as absolute names (no search-list expansion) and `/etc/hosts` is not
 //! consulted: a measurement must not depend on the crawling machine's local names. Use
 //! [`NetOptions::static_hosts`] to pin a name. Answers are not judged here; the guard does that.
+//!
+//! A lookup that outlives hickory's own bounds (its per-query timeout and retries) has stalled
+//! in the resolver, not at the name server: the time past those bounds is the crawler's own
+//! wait, and a lookup that reaches the stall deadline is asked again once, on a resolver
+//! built afresh, before "no answer in time" becomes the site's verdict.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use hickory_resolver::config::{
@@ -69,19 +77,57 @@ impl fmt::Display for ResolveError {
     }
 }
 
+/// One lookup's answer: the addresses as the name server gave them (A then AAAA).
+pub(crate) type LookupFuture =
+    Pin<Box<dyn Future<Output = Result<Vec<IpAddr>, ResolveError>> + Send>>;
+
+/// Where lookups go: hickory in a crawl; tests put a stand-in here.
+pub(crate) trait Lookups: Send + Sync {
+    /// Looks up the A and AAAA records of an absolute name.
+    fn lookup(&self, name: Name) -> LookupFuture;
+}
+
+/// Builds a fresh [`Lookups`] (its own sockets, connections and cache).
+pub(crate) type LookupsFactory = Box<dyn Fn() -> Result<Arc<dyn Lookups>, NetError> + Send + Sync>;
+
+impl Lookups for TokioResolver {
+    fn lookup(&self, name: Name) -> LookupFuture {
+        let dns = self.clone();
+        Box::pin(async move {
+            let lookup = dns.lookup_ip(name).await.map_err(|e| classify(&e))?;
+            Ok(lookup.iter().collect())
+        })
+    }
+}
+
 /// A caching resolver shared by every site.
 pub struct Resolver {
-    dns: TokioResolver,
+    factory: LookupsFactory,
+    /// The resolver in use and its generation (bumped each time one is built afresh).
+    current: Mutex<(u64, Arc<dyn Lookups>)>,
     static_hosts: HashMap<String, Vec<IpAddr>>,
     permits: Semaphore,
+    /// hickory's own bound on a lookup: its per-query timeout times its tries, and a second
+    /// of slack for a busy machine. Past it, the time is the resolver's, not the server's.
+    budget: Duration,
+    /// Past this the lookup has stalled: room for a CNAME the cache chases with another query.
     deadline: Duration,
+    stalls: AtomicU64,
+}
+
+/// How one try of a lookup ended.
+enum Try {
+    Done(Result<Vec<IpAddr>, ResolveError>),
+    Stalled,
 }
 
 impl fmt::Debug for Resolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Resolver")
             .field("static_hosts", &self.static_hosts.len())
+            .field("budget", &self.budget)
             .field("deadline", &self.deadline)
+            .field("stalls", &self.stalls())
             .finish_non_exhaustive()
     }
 }
@@ -110,27 +156,44 @@ impl Resolver {
         resolver_opts.use_hosts_file = ResolveHosts::Never;
         resolver_opts.try_tcp_on_error = true;
         resolver_opts.ndots = 0;
-        let dns = TokioResolver::builder_with_config(config, TokioRuntimeProvider::default())
-            .with_options(resolver_opts)
-            .build()
-            .map_err(|source| NetError::Resolver { source })?;
+        let factory: LookupsFactory = Box::new(move || {
+            let dns =
+                TokioResolver::builder_with_config(config.clone(), TokioRuntimeProvider::default())
+                    .with_options(resolver_opts.clone())
+                    .build()
+                    .map_err(|source| NetError::Resolver { source })?;
+            Ok(Arc::new(dns) as Arc<dyn Lookups>)
+        });
+        Self::with_lookups(opts, factory)
+    }
+
+    /// The same over lookups built by `factory` (tests give a stand-in).
+    pub(crate) fn with_lookups(
+        opts: &NetOptions,
+        factory: LookupsFactory,
+    ) -> Result<Self, NetError> {
+        let first = factory()?;
         let static_hosts = opts
             .static_hosts
             .iter()
             .map(|(host, addrs)| (normalize(host), addrs.clone()))
             .collect();
-        // hickory bounds each query; this outer deadline catches anything it does not.
         let tries = u32::try_from(opts.resolver_attempts.saturating_add(1)).unwrap_or(u32::MAX);
-        let deadline = opts
-            .resolver_timeout
-            .saturating_mul(tries.saturating_mul(2))
-            .saturating_add(Duration::from_secs(1));
+        let own_bound = opts.resolver_timeout.saturating_mul(tries);
         Ok(Self {
-            dns,
+            factory,
+            current: Mutex::new((0, first)),
             static_hosts,
             permits: Semaphore::new(opts.resolver_concurrency.get()),
-            deadline,
+            budget: own_bound.saturating_add(STALL_SLACK),
+            deadline: own_bound.saturating_mul(2).saturating_add(STALL_SLACK),
+            stalls: AtomicU64::new(0),
         })
+    }
+
+    /// Lookups that stalled in the resolver and were asked again on a fresh one.
+    pub fn stalls(&self) -> u64 {
+        self.stalls.load(Ordering::Relaxed)
     }
 
     /// The host's addresses (A then AAAA, deduplicated), from a static pin, an IP literal, the
@@ -140,7 +203,7 @@ impl Resolver {
     }
 
     /// The same, counting the wait for a lookup slot in a site's `waits` (our queue, not the
-    /// DNS server's time).
+    /// DNS server's time), and the time a lookup spends stalled in the resolver.
     pub async fn resolve_for(
         &self,
         host: &str,
@@ -160,12 +223,28 @@ impl Resolver {
             .during(self.permits.acquire())
             .await
             .map_err(|_| ResolveError::Other("resolver shut down".to_owned()))?;
-        let lookup = tokio::time::timeout(self.deadline, self.dns.lookup_ip(name))
-            .await
-            .map_err(|_| ResolveError::Timeout)?
-            .map_err(|e| classify(&e))?;
+        let (generation, lookups) = self.in_use();
+        let found = match self.try_once(lookups.as_ref(), name.clone(), waits).await {
+            Try::Done(found) => found,
+            Try::Stalled => {
+                self.stalls.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(
+                    host = %host,
+                    after = ?self.deadline,
+                    "a DNS lookup stalled in the resolver; asking again on a fresh one"
+                );
+                // The whole second try is the crawler's doing, not the server's time.
+                let _own = waits.begin();
+                let fresh = self.renew(generation)?;
+                match self.try_once(fresh.as_ref(), name, waits).await {
+                    Try::Done(found) => found,
+                    // A fresh resolver stalled on it too: the name's doing after all.
+                    Try::Stalled => Err(ResolveError::Timeout),
+                }
+            }
+        };
         let mut addrs: Vec<IpAddr> = Vec::new();
-        for ip in lookup.iter() {
+        for ip in found? {
             if !addrs.contains(&ip) {
                 addrs.push(ip);
             }
@@ -175,7 +254,45 @@ impl Resolver {
         }
         Ok(Arc::from(addrs))
     }
+
+    /// One try on `lookups`: its answer, or `Stalled` at the stall deadline. Time past
+    /// hickory's own bound is counted in `waits`.
+    async fn try_once(&self, lookups: &dyn Lookups, name: Name, waits: &OwnWaits) -> Try {
+        let lookup = lookups.lookup(name);
+        tokio::pin!(lookup);
+        tokio::select! {
+            biased;
+            found = &mut lookup => return Try::Done(found),
+            () = tokio::time::sleep(self.budget) => {}
+        }
+        let _own = waits.begin();
+        match tokio::time::timeout(self.deadline.saturating_sub(self.budget), lookup).await {
+            Ok(found) => Try::Done(found),
+            Err(_) => Try::Stalled,
+        }
+    }
+
+    fn in_use(&self) -> (u64, Arc<dyn Lookups>) {
+        let current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        (current.0, current.1.clone())
+    }
+
+    /// A resolver built afresh in place of generation `stalled`, or the one already built in
+    /// its place (lookups that stalled together renew it once). Lookups in flight on the old
+    /// one finish there.
+    fn renew(&self, stalled: u64) -> Result<Arc<dyn Lookups>, ResolveError> {
+        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        if current.0 == stalled {
+            let fresh = (self.factory)().map_err(|e| ResolveError::Other(e.to_string()))?;
+            *current = (stalled + 1, fresh);
+        }
+        Ok(current.1.clone())
+    }
 }
+
+/// Slack over hickory's own bound before a lookup counts as stalled: a busy machine's late
+/// wake-ups.
+const STALL_SLACK: Duration = Duration::from_secs(1);
 
 fn nameserver(addr: SocketAddr) -> NameServerConfig {
     let mut config = NameServerConfig::udp_and_tcp(addr.ip());

@@ -362,6 +362,7 @@ async fn finish(
         failure,
         already_recorded,
         local_retries: counters.local_retries.load(Ordering::Relaxed),
+        dns_stalls: job.scanner.as_ref().map_or(0, |s| s.dns_stalls()),
         admission: AdmissionUsed {
             ceiling: job.concurrency as u64,
             peak_in_flight: counters.peak_in_flight.load(Ordering::Relaxed),

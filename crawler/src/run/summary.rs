@@ -36,6 +36,8 @@ pub struct Summary {
     pub already_recorded: u64,
     /// Scans retried because this machine ran out of a resource.
     pub local_retries: u64,
+    /// DNS lookups that stalled in the resolver and were asked again on a fresh one.
+    pub dns_stalls: u64,
     /// What admission control did.
     pub admission: AdmissionUsed,
 }
@@ -84,6 +86,7 @@ impl Summary {
             "failure": self.failure,
             "dry_run": self.dry_run,
             "duration_secs": self.duration.as_secs_f64(),
+            "dns_stalls": self.dns_stalls,
             "counts": self.manifest_counts(),
         })
     }
@@ -150,6 +153,14 @@ impl fmt::Display for Summary {
                 "local resource errors: {} scans retried (this machine ran out of file \
                  descriptors, ports or DNS sockets; not counted against any site)",
                 self.local_retries
+            )?;
+        }
+        if self.dns_stalls > 0 {
+            writeln!(
+                f,
+                "DNS: {} lookups stalled in the resolver and were asked again on a fresh one \
+                 (the stalled time not counted against any site)",
+                self.dns_stalls
             )?;
         }
         let a = &self.admission;

@@ -32,6 +32,10 @@ impl Scanner for FaultyScanner {
             job.record(run_id, Outcome::OutOfScope, "test")
         })
     }
+
+    fn dns_stalls(&self) -> u64 {
+        3
+    }
 }
 
 /// What the scan writes when the connector's socket() fails with EMFILE: the net layer's
@@ -96,6 +100,15 @@ async fn a_panicking_scan_yields_a_record_and_local_failures_are_retried() {
     assert_eq!(outcome_of(&recs, "local.test").outcome, Outcome::OutOfScope);
     assert_eq!(summary.local_retries, 2);
     assert_eq!(summary.manifest_counts().local_resource_retries, 2);
+    // The resolver's stalls reach the summary, its text and its JSON.
+    assert_eq!(summary.dns_stalls, 3);
+    assert!(
+        summary
+            .to_string()
+            .contains("DNS: 3 lookups stalled in the resolver"),
+        "{summary}"
+    );
+    assert_eq!(summary.to_json()["dns_stalls"], 3);
 }
 
 #[tokio::test(start_paused = true)]

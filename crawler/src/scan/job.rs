@@ -125,6 +125,12 @@ pub trait Scanner: Send + Sync + 'static {
         run_id: &'a str,
         seat: std::sync::Arc<dyn Seat>,
     ) -> ScanFuture<'a>;
+
+    /// DNS lookups that stalled in the resolver and were asked again on a fresh one (the
+    /// run's summary shows them; none where nothing is resolved).
+    fn dns_stalls(&self) -> u64 {
+        0
+    }
 }
 
 #[cfg(test)]

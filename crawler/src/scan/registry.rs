@@ -110,4 +110,8 @@ impl Scanner for CrawlScanner {
     ) -> ScanFuture<'a> {
         Box::pin(self.scan_job(job, run_id, seat))
     }
+
+    fn dns_stalls(&self) -> u64 {
+        self.sites.dns_stalls()
+    }
 }

@@ -444,4 +444,8 @@ impl Scanner for SiteScanner {
     ) -> ScanFuture<'a> {
         Box::pin(self.scan_in_seat(job, run_id, seat))
     }
+
+    fn dns_stalls(&self) -> u64 {
+        self.net.resolver().stalls()
+    }
 }

@@ -5,6 +5,7 @@ mod guard;
 mod json;
 mod local;
 mod resolver;
+mod resolver_stall;
 mod safety;
 mod support;
 mod throttle;
