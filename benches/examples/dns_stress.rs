@@ -3,7 +3,7 @@
 //! once through `mcpcensus::net::Resolver` (the crawl's options), CONCURRENCY at a time, and
 //! every lookup slower than 3 s or failing printed with its start time. It tells a stall of
 //! the resolver from one of the crawl around it:
-//!   cargo run --release -p mcpcensus-benches --example dns_stress -- DNS_ADDR LIST [CONCURRENCY] [BUSY]
+//!   cargo run --release -p mcpcensus-benches --example dns_stress -- DNS_ADDR LIST [CONCURRENCY] [BUSY] [SHARDS]
 //! BUSY tasks (default none) share the runtime with the lookups, each spinning 100 µs then
 //! yielding, as a crawl's sites do: a woken task then waits its turn behind them.
 //! With DNS_ADDR `drop:PER_MILLE` a server of its own (a thread on loopback) answers every
@@ -32,6 +32,11 @@ async fn main() {
     let list = std::fs::read_to_string(args.next().expect("LIST")).unwrap();
     let concurrency: usize = args.next().map_or(256, |c| c.parse().unwrap());
     let busy: usize = args.next().map_or(0, |c| c.parse().unwrap());
+    let shards = args
+        .next()
+        .map_or(NetOptions::default().resolver_shards, |c| {
+            c.parse().unwrap()
+        });
     for _ in 0..busy {
         tokio::spawn(async {
             loop {
@@ -53,6 +58,7 @@ async fn main() {
     let opts = NetOptions {
         nameservers: vec![dns],
         resolver_concurrency: NonZeroUsize::new(concurrency).unwrap(),
+        resolver_shards: shards,
         ..NetOptions::default()
     };
     let resolver = Arc::new(Resolver::new(&opts).unwrap());

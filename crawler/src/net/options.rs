@@ -50,6 +50,11 @@ pub const DEFAULT_RESOLVER_ATTEMPTS: usize = 2;
 pub const DEFAULT_RESOLVER_CONCURRENCY: NonZeroUsize = NonZeroUsize::new(256).expect("non-zero");
 /// DNS responses kept in the cache (positive and negative, each for its TTL).
 pub const DEFAULT_RESOLVER_CACHE_SIZE: u64 = 65_536;
+/// hickory resolvers the lookups are spread over, by name (each with an eighth of the cache).
+/// One resolver takes an async lock on its connection list for every query, and on a busy
+/// runtime that lock's waiters are woken one at a time, each after its turn on the runtime:
+/// with 256 lookups in flight on one resolver the queue there reached 19 s (BENCHMARKS.md).
+pub const DEFAULT_RESOLVER_SHARDS: NonZeroUsize = NonZeroUsize::new(8).expect("non-zero");
 /// How long an idle pooled connection is kept for the site's next request.
 pub const DEFAULT_POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Idle connections kept per origin in a site's pool (each holds a per-IP connection slot).
@@ -98,8 +103,10 @@ pub struct NetOptions {
     pub resolver_attempts: usize,
     /// DNS lookups in flight at once.
     pub resolver_concurrency: NonZeroUsize,
-    /// DNS responses cached.
+    /// DNS responses cached (over all shards).
     pub resolver_cache_size: u64,
+    /// hickory resolvers the lookups are spread over, by name.
+    pub resolver_shards: NonZeroUsize,
     /// Fixed host → addresses answers that bypass DNS (`--resolve`-style pinning and tests).
     /// The addresses still pass through the guard.
     pub static_hosts: HashMap<String, Vec<IpAddr>>,
@@ -145,6 +152,7 @@ impl Default for NetOptions {
             resolver_attempts: DEFAULT_RESOLVER_ATTEMPTS,
             resolver_concurrency: DEFAULT_RESOLVER_CONCURRENCY,
             resolver_cache_size: DEFAULT_RESOLVER_CACHE_SIZE,
+            resolver_shards: DEFAULT_RESOLVER_SHARDS,
             static_hosts: HashMap::new(),
             allow_nets: Vec::new(),
             exclude_nets: Vec::new(),

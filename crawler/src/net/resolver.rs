@@ -7,7 +7,9 @@
 //! A lookup that outlives hickory's own bounds (its per-query timeout and retries) has stalled
 //! in the resolver, not at the name server: the time past those bounds is the crawler's own
 //! wait, and a lookup that reaches the stall deadline is asked again once, on a resolver
-//! built afresh, before "no answer in time" becomes the site's verdict.
+//! built afresh, before "no answer in time" becomes the site's verdict. Lookups are spread by
+//! name over a few resolvers ([`NetOptions::resolver_shards`]), so the queue on any one
+//! resolver's connection lock stays short.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -100,11 +102,15 @@ impl Lookups for TokioResolver {
     }
 }
 
+/// One shard: the resolver in use and its generation.
+type Shard = Mutex<(u64, Arc<dyn Lookups>)>;
+
 /// A caching resolver shared by every site.
 pub struct Resolver {
     factory: LookupsFactory,
-    /// The resolver in use and its generation (bumped each time one is built afresh).
-    current: Mutex<(u64, Arc<dyn Lookups>)>,
+    /// Per shard, the resolver in use and its generation (bumped each time one is built
+    /// afresh). A name always goes to the same shard, so its cached answer is found again.
+    shards: Box<[Shard]>,
     static_hosts: HashMap<String, Vec<IpAddr>>,
     permits: Semaphore,
     /// hickory's own bound on a lookup: its per-query timeout times its tries, and a second
@@ -125,6 +131,7 @@ impl fmt::Debug for Resolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Resolver")
             .field("static_hosts", &self.static_hosts.len())
+            .field("shards", &self.shards.len())
             .field("budget", &self.budget)
             .field("deadline", &self.deadline)
             .field("stalls", &self.stalls())
@@ -151,7 +158,9 @@ impl Resolver {
         };
         resolver_opts.timeout = opts.resolver_timeout;
         resolver_opts.attempts = opts.resolver_attempts;
-        resolver_opts.cache_size = opts.resolver_cache_size;
+        // Each shard caches its own names.
+        resolver_opts.cache_size =
+            (opts.resolver_cache_size / opts.resolver_shards.get() as u64).max(1);
         resolver_opts.ip_strategy = LookupIpStrategy::Ipv4AndIpv6;
         resolver_opts.use_hosts_file = ResolveHosts::Never;
         resolver_opts.try_tcp_on_error = true;
@@ -167,12 +176,14 @@ impl Resolver {
         Self::with_lookups(opts, factory)
     }
 
-    /// The same over lookups built by `factory` (tests give a stand-in).
+    /// The same over lookups built by `factory` (tests give a stand-in), one per shard.
     pub(crate) fn with_lookups(
         opts: &NetOptions,
         factory: LookupsFactory,
     ) -> Result<Self, NetError> {
-        let first = factory()?;
+        let shards = (0..opts.resolver_shards.get())
+            .map(|_| Ok(Mutex::new((0, factory()?))))
+            .collect::<Result<Box<[_]>, NetError>>()?;
         let static_hosts = opts
             .static_hosts
             .iter()
@@ -182,7 +193,7 @@ impl Resolver {
         let own_bound = opts.resolver_timeout.saturating_mul(tries);
         Ok(Self {
             factory,
-            current: Mutex::new((0, first)),
+            shards,
             static_hosts,
             permits: Semaphore::new(opts.resolver_concurrency.get()),
             budget: own_bound.saturating_add(STALL_SLACK),
@@ -223,7 +234,8 @@ impl Resolver {
             .during(self.permits.acquire())
             .await
             .map_err(|_| ResolveError::Other("resolver shut down".to_owned()))?;
-        let (generation, lookups) = self.in_use();
+        let shard = &self.shards[shard_of(&host, self.shards.len())];
+        let (generation, lookups) = in_use(shard);
         let found = match self.try_once(lookups.as_ref(), name.clone(), waits).await {
             Try::Done(found) => found,
             Try::Stalled => {
@@ -235,7 +247,7 @@ impl Resolver {
                 );
                 // The whole second try is the crawler's doing, not the server's time.
                 let _own = waits.begin();
-                let fresh = self.renew(generation)?;
+                let fresh = self.renew(shard, generation)?;
                 match self.try_once(fresh.as_ref(), name, waits).await {
                     Try::Done(found) => found,
                     // A fresh resolver stalled on it too: the name's doing after all.
@@ -272,22 +284,28 @@ impl Resolver {
         }
     }
 
-    fn in_use(&self) -> (u64, Arc<dyn Lookups>) {
-        let current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
-        (current.0, current.1.clone())
-    }
-
-    /// A resolver built afresh in place of generation `stalled`, or the one already built in
-    /// its place (lookups that stalled together renew it once). Lookups in flight on the old
-    /// one finish there.
-    fn renew(&self, stalled: u64) -> Result<Arc<dyn Lookups>, ResolveError> {
-        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+    /// A resolver built afresh for `shard` in place of generation `stalled`, or the one
+    /// already built in its place (lookups that stalled together renew it once). Lookups in
+    /// flight on the old one finish there.
+    fn renew(&self, shard: &Shard, stalled: u64) -> Result<Arc<dyn Lookups>, ResolveError> {
+        let mut current = shard.lock().unwrap_or_else(PoisonError::into_inner);
         if current.0 == stalled {
             let fresh = (self.factory)().map_err(|e| ResolveError::Other(e.to_string()))?;
             *current = (stalled + 1, fresh);
         }
         Ok(current.1.clone())
     }
+}
+
+fn in_use(shard: &Shard) -> (u64, Arc<dyn Lookups>) {
+    let current = shard.lock().unwrap_or_else(PoisonError::into_inner);
+    (current.0, current.1.clone())
+}
+
+/// The shard a (normalized) name goes to: the same one every time.
+fn shard_of(host: &str, shards: usize) -> usize {
+    let hash = xxhash_rust::xxh3::xxh3_64(host.as_bytes());
+    usize::try_from(hash % shards as u64).unwrap_or(0)
 }
 
 /// Slack over hickory's own bound before a lookup counts as stalled: a busy machine's late

@@ -3,10 +3,12 @@
 //! own wait. The stand-in lookups never touch the network; time is paused, so the deadlines
 //! are exact.
 
+use std::collections::{BTreeSet, HashMap};
 use std::future::pending;
 use std::net::{IpAddr, Ipv4Addr};
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hickory_proto::rr::Name;
@@ -39,9 +41,9 @@ impl Lookups for StandIn {
     }
 }
 
-/// A resolver whose generation N behaves as `generations[N]` (the last one repeats), with
-/// the default timeout and tries (3 s × 3: budget 10 s, stall deadline 19 s). Returns how
-/// many resolvers were built and how many lookups each generation was asked.
+/// A resolver of one shard whose generation N behaves as `generations[N]` (the last one
+/// repeats), with the default timeout and tries (3 s × 3: budget 10 s, stall deadline 19 s).
+/// Returns how many resolvers were built and how many lookups each generation was asked.
 fn resolver(generations: Vec<Option<Duration>>) -> (Resolver, Arc<AtomicU64>, Vec<Arc<AtomicU64>>) {
     let built = Arc::new(AtomicU64::new(0));
     let asked: Vec<Arc<AtomicU64>> = generations.iter().map(|_| Arc::default()).collect();
@@ -54,7 +56,11 @@ fn resolver(generations: Vec<Option<Duration>>) -> (Resolver, Arc<AtomicU64>, Ve
             asked: per_gen[g].clone(),
         }) as Arc<dyn Lookups>)
     });
-    let resolver = Resolver::with_lookups(&NetOptions::default(), factory).expect("resolver");
+    let opts = NetOptions {
+        resolver_shards: NonZeroUsize::MIN,
+        ..NetOptions::default()
+    };
+    let resolver = Resolver::with_lookups(&opts, factory).expect("resolver");
     (resolver, built, asked)
 }
 
@@ -144,4 +150,85 @@ async fn lookups_that_stall_together_renew_the_resolver_once() {
     );
     assert_eq!(asked[1].load(Ordering::Relaxed), 20);
     assert_eq!(resolver.stalls(), 20);
+}
+
+/// Lookups of the resolver built `nth`, noting which names it was asked; the first one built
+/// never answers.
+struct Noting {
+    nth: usize,
+    seen: Arc<Mutex<Vec<(usize, String)>>>,
+}
+
+impl Lookups for Noting {
+    fn lookup(&self, name: Name) -> LookupFuture {
+        let nth = self.nth;
+        self.seen.lock().expect("lock").push((nth, name.to_ascii()));
+        Box::pin(async move {
+            if nth == 0 {
+                pending::<()>().await;
+            }
+            Ok(vec![ANSWER])
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_name_keeps_its_shard_and_a_stall_renews_only_that_shard() {
+    let seen: Arc<Mutex<Vec<(usize, String)>>> = Arc::default();
+    let built = Arc::new(AtomicU64::new(0));
+    let (noted, count) = (seen.clone(), built.clone());
+    let factory: LookupsFactory = Box::new(move || {
+        let nth = usize::try_from(count.fetch_add(1, Ordering::Relaxed)).expect("small");
+        Ok(Arc::new(Noting {
+            nth,
+            seen: noted.clone(),
+        }) as Arc<dyn Lookups>)
+    });
+    let opts = NetOptions {
+        resolver_shards: NonZeroUsize::new(4).expect("non-zero"),
+        ..NetOptions::default()
+    };
+    let resolver = Arc::new(Resolver::with_lookups(&opts, factory).expect("resolver"));
+    let names: Vec<String> = (0..40).map(|i| format!("site{i}.test")).collect();
+    for _ in 0..2 {
+        let mut lookups = tokio::task::JoinSet::new();
+        for name in &names {
+            let (resolver, name) = (resolver.clone(), name.clone());
+            lookups.spawn(async move { resolver.resolve(&name).await });
+        }
+        while let Some(done) = lookups.join_next().await {
+            assert_eq!(done.expect("task").expect("answered").as_ref(), [ANSWER]);
+        }
+    }
+    let seen = seen.lock().expect("lock").clone();
+    let mut shards_of: HashMap<String, BTreeSet<usize>> = HashMap::new();
+    for (nth, name) in &seen {
+        shards_of.entry(name.clone()).or_default().insert(*nth);
+    }
+    // The first shard's resolver (built first) stalled; its names moved to the one built in
+    // its place (the fifth), every other name stayed on its own shard's resolver.
+    let stalled: Vec<&String> = shards_of
+        .iter()
+        .filter(|(_, on)| on.contains(&0))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        !stalled.is_empty() && stalled.len() < names.len(),
+        "{shards_of:?}"
+    );
+    for (name, on) in &shards_of {
+        let want: BTreeSet<usize> = if on.contains(&0) {
+            [0, 4].into()
+        } else {
+            on.iter().take(1).copied().collect()
+        };
+        assert_eq!(on, &want, "{name} went to {on:?}");
+    }
+    assert!(shards_of.values().flatten().collect::<BTreeSet<_>>().len() >= 3);
+    assert_eq!(
+        built.load(Ordering::Relaxed),
+        5,
+        "four shards and one renewal"
+    );
+    assert_eq!(resolver.stalls(), stalled.len() as u64);
 }
