@@ -247,7 +247,7 @@ impl Resolver {
                 );
                 // The whole second try is the crawler's doing, not the server's time.
                 let _own = waits.begin();
-                let fresh = self.renew(shard, generation)?;
+                let fresh = self.renew(shard, generation);
                 match self.try_once(fresh.as_ref(), name, waits).await {
                     Try::Done(found) => found,
                     // A fresh resolver stalled on it too: the name's doing after all.
@@ -286,14 +286,19 @@ impl Resolver {
 
     /// A resolver built afresh for `shard` in place of generation `stalled`, or the one
     /// already built in its place (lookups that stalled together renew it once). Lookups in
-    /// flight on the old one finish there.
-    fn renew(&self, shard: &Shard, stalled: u64) -> Result<Arc<dyn Lookups>, ResolveError> {
+    /// flight on the old one finish there. Building one fails only on this machine's doing,
+    /// never the name's: the one in use is asked again instead, not a verdict made of it.
+    fn renew(&self, shard: &Shard, stalled: u64) -> Arc<dyn Lookups> {
         let mut current = shard.lock().unwrap_or_else(PoisonError::into_inner);
         if current.0 == stalled {
-            let fresh = (self.factory)().map_err(|e| ResolveError::Other(e.to_string()))?;
-            *current = (stalled + 1, fresh);
+            match (self.factory)() {
+                Ok(fresh) => *current = (stalled + 1, fresh),
+                Err(error) => {
+                    tracing::warn!(%error, "could not build a fresh resolver; asking the one in use");
+                }
+            }
         }
-        Ok(current.1.clone())
+        current.1.clone()
     }
 }
 
