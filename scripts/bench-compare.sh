@@ -14,6 +14,11 @@ concurrency=${2:-500}
 delay_ms=${3:-0}
 curl_sites=${4:-300}
 ips=50
+# The other tools are not Rust crates: install them on a machine that lacks them.
+if ! { command -v h2load && command -v curl && [ -x /usr/bin/time ] \
+  && python3 -c "import mcp.client.streamable_http, httpx2"; } >/dev/null 2>&1; then
+  "$(dirname "$0")/setup.sh" bench
+fi
 source "$(dirname "$0")/simweb-start.sh" "$sites" "$ips" realistic "$delay_ms"
 ticks=$(getconf CLK_TCK)
 web_cpu() { awk -v t="$ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }

@@ -8,7 +8,10 @@
 #    pyarrow (the Parquet export is read back with it), PyYAML (the Kubernetes manifests'
 #    test parses them)
 #  - GNU time and h2load (the crawl benchmarks, scripts/bench-*.sh)
+# `scripts/setup.sh bench` installs only what the benchmarks need (GNU time, curl, h2load, the
+# MCP Python SDK): scripts/bench-compare.sh calls it on a machine that lacks them.
 set -euo pipefail
+only_bench=""; [ "${1:-}" = bench ] && only_bench=1
 MCP_SDK_VERSION=2.3.0
 CHDB_VERSION=4.4.0
 PYARROW_VERSION=26.0.1
@@ -17,7 +20,7 @@ sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
 command -v python3 >/dev/null || need+=(python3 python3-pip)
 command -v cc >/dev/null || need+=(gcc)
-command -v chromium >/dev/null || need+=(chromium)
+[ -n "$only_bench" ] || command -v chromium >/dev/null || need+=(chromium)
 command -v curl >/dev/null || need+=(curl)
 [ -x /usr/bin/time ] || need+=(time)
 command -v h2load >/dev/null || need+=(nghttp2-client)
@@ -30,6 +33,7 @@ if ! python3 -c "import mcp.server.mcpserver" 2>/dev/null; then
     "mcp==${MCP_SDK_VERSION}" \
     || python3 -m pip install --quiet --break-system-packages "mcp==${MCP_SDK_VERSION}"
 fi
+[ -z "$only_bench" ] || exit 0
 pip_install() {
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$@" \
     || python3 -m pip install --quiet --break-system-packages "$@"
