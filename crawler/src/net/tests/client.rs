@@ -10,7 +10,7 @@ use http::header::{ACCEPT_ENCODING, AUTHORIZATION, COOKIE, ORIGIN, USER_AGENT};
 use http::{HeaderName, HeaderValue, StatusCode, Version};
 use url::Url;
 
-use super::support::{pki, start, Mode, Server, TestPki, SITE};
+use super::support::{long_link, pki, start, Mode, Server, TestPki, SITE};
 use crate::net::{
     BlockedRange, ConnectFailure, FetchError, FetchRequest, Net, NetOptions, TimeoutPhase,
     DEFAULT_USER_AGENT,
@@ -148,6 +148,34 @@ async fn body_cap_cuts_a_large_stream() {
         .await
         .expect("fetch");
     assert_eq!((short.body.as_ref(), short.truncated), (&b"hell"[..], true));
+}
+
+/// A head and a body several times hyper's first read buffer (8 KiB) come whole, over the
+/// one connection: a fixed-size read buffer (`http1_read_buf_exact_size`) would cap the head
+/// at its size ("message head is too large"), and real sites send heads of 10 KB and more.
+#[tokio::test]
+async fn a_head_and_body_larger_than_the_read_buffer_come_whole() {
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
+    let net = Net::new(options(&pki)).expect("net");
+    let site = net.site_client();
+    let link = long_link();
+    assert!(link.len() > 12 * 1024, "{} bytes", link.len());
+    for _ in 0..2 {
+        let response = site
+            .fetch(FetchRequest::get(url(&server, "https", "/long-head")))
+            .await
+            .expect("fetch");
+        assert_eq!(response.status, StatusCode::OK);
+        assert_eq!(
+            response.headers.get("link").map(HeaderValue::as_bytes),
+            Some(link.as_bytes())
+        );
+        assert_eq!(response.body.len(), 40 * 1024);
+        assert!(response.body.iter().all(|&b| b == b'y'));
+        assert!(!response.truncated);
+    }
+    assert_eq!(server.stats.accepted.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test]

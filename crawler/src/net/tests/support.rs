@@ -20,8 +20,17 @@ pub async fn start(pki: &TestPki, mode: Mode) -> Server {
     Server::start_tls(pki, mode, routes).await
 }
 
+/// A `Link` header of 15 KB: 300 entries of ~60 bytes.
+pub fn long_link() -> String {
+    (0..300)
+        .map(|i| format!("</.well-known/doc-{i:04}.json>; rel=\"alternate-{i:04}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Routes: `/ok`, `/redirect`, `/big` (10 MB), `/slow-headers`, `/trickle`, `/hold`,
-/// `/busy` (429 + Retry-After), `/sse` (events 1..=5, 50 ms apart).
+/// `/busy` (429 + Retry-After), `/sse` (events 1..=5, 50 ms apart), `/long-head` (a 15 KB
+/// `Link` header, and a 40 KB body).
 fn routes(seen: &Seen) -> Canned {
     match seen.path.as_str() {
         "/ok" => Canned::new(200).text("hello"),
@@ -50,6 +59,9 @@ fn routes(seen: &Seen) -> Canned {
                     .text(format!("event: message\ndata: {{\"id\":{id}}}\n\n"))
             },
         ),
+        "/long-head" => Canned::new(200)
+            .header("link", &long_link())
+            .text("y".repeat(40 * 1024)),
         "/unavailable" => Canned::new(503).text("no backend"),
         "/unavailable-later" => Canned::new(503).header("retry-after", "7").text("later"),
         _ => Canned::new(404).text("no such route"),
