@@ -86,8 +86,9 @@ fn write_all(
                 r
             }
             Err(mpsc::error::TryRecvError::Empty) => {
-                sink.flush()?;
                 if !waited {
+                    // Nothing is written during a wait that finds nothing: one flush will do.
+                    sink.flush()?;
                     // Records arriving within a short wait are taken in one wake-up: at
                     // a high record rate the thread runs a few hundred times a second, not
                     // once a record (a wake-up, a context switch and a write each).
