@@ -80,7 +80,12 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- (www, apex, other_subdomain; derived::origin_move) and its API or agent surface flag.
     final_origin Nullable(String),
     origin_move Nullable(String),
-    surface UInt8
+    surface UInt8,
+    -- The typed failure kinds (schema 3): the kind of the verdict's reason (NULL for pass
+    -- and for rows of schema 2 records), and the distinct kinds of the site's failed requests
+    -- in the order first seen. Group by these, never by outcome_reason's wording.
+    reason_kind Nullable(String),
+    request_error_kinds Array(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

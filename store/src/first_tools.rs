@@ -1,8 +1,8 @@
-//! The record's `tool_names_first_25`. Schema 1 called it `tool_names_seed`; for schema 2 the
-//! JSON carries the names under both keys (the old one deprecated, to be dropped in schema 3)
-//! and reading accepts either, so exports and analyst scripts of either schema keep working.
-//! Both keys in one object is the normal case, which serde's `alias` would reject as a
-//! duplicate field: hence this hand-written pair of impls, flattened into the record.
+//! The record's `tool_names_first_25`. Schema 1 called it `tool_names_seed`; schema 2 wrote
+//! the names under both keys; schema 3 writes only the new key. Reading accepts either, so
+//! exports of every schema keep loading. Both keys in one object (schema 2's export) is a
+//! normal input, which serde's `alias` would reject as a duplicate field: hence this
+//! hand-written pair of impls, flattened into the record.
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub const FIRST_TOOL_NAMES: usize = 25;
 /// The JSON key.
 pub const FIRST_TOOL_NAMES_KEY: &str = "tool_names_first_25";
-/// The schema 1 key, still written and read until schema 3.
+/// The schema 1 and 2 key: still read, no longer written.
 pub const DEPRECATED_FIRST_TOOL_NAMES_KEY: &str = "tool_names_seed";
 
 /// The first [`FIRST_TOOL_NAMES`] tool names the server listed, in its order.
@@ -45,9 +45,8 @@ impl From<Vec<String>> for FirstToolNames {
 
 impl Serialize for FirstToolNames {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(2))?;
+        let mut map = s.serialize_map(Some(1))?;
         map.serialize_entry(FIRST_TOOL_NAMES_KEY, &self.0)?;
-        map.serialize_entry(DEPRECATED_FIRST_TOOL_NAMES_KEY, &self.0)?;
         map.end()
     }
 }

@@ -21,7 +21,9 @@ mod testutil;
 mod vocab;
 
 pub use bound::bound;
-pub use derived::{document_kinds, origin_move, scanned, server_fingerprint, OriginMove};
+pub use derived::{
+    document_kinds, origin_move, request_error_kinds, scanned, server_fingerprint, OriginMove,
+};
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
 pub use first_tools::{
@@ -33,8 +35,9 @@ pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
     decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
     Provenance, ResumePass, RunCounts, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
-    SegmentWriter, Store, WriterOptions,
+    SegmentWriter, Store, WriterOptions, READABLE_SCHEMA_VERSIONS,
 };
 pub use vocab::{
-    ChecklistStep, DeprecatedFeature, DiscoverySource, MigrationStatus, ProbeDepth, Severity,
+    ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind, MigrationStatus, ProbeDepth,
+    Severity,
 };

@@ -6,13 +6,16 @@ use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
-use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, MigrationStatus};
+use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
+use crate::vocab::MigrationStatus;
 use crate::vocab::{ProbeDepth, Severity};
 
 /// Bumped whenever a field is added, removed or changes meaning, or the stored (rkyv) layout
 /// changes. 2: the record's enums, `tool_names_first_25`, and the fields added after 1's first
-/// release (final origin, redirects, surface, truncated, robots, refused URLs).
-pub const SCHEMA_VERSION: u16 = 2;
+/// release (final origin, redirects, surface, truncated, robots, refused URLs). 3: the typed
+/// failure kinds (`reason_kind`, `requests[].error_kind`); the JSON key `tool_names_seed` is no
+/// longer written (still read). Stores of schema 2 are read through `store::schema2`.
+pub const SCHEMA_VERSION: u16 = 3;
 
 record_enum!(
     /// The verdict for one site (seed 000's outcomes plus the crawler's own).
@@ -100,9 +103,14 @@ pub struct RequestLog {
     pub status: Option<u16>,
     pub bytes: u64,
     pub ms: u32,
-    /// Why there is no status (timeout, reset, guard refusal, ...).
+    /// Why there is no status (timeout, reset, guard refusal, ...), or why reading the answer
+    /// stopped (the byte cap), in words.
     pub error: Option<String>,
     pub headers: Vec<Header>,
+    /// The kind of [`RequestLog::error`], set by the crawler from the typed failure (absent in
+    /// records of schema 2 and earlier, and when there is no error).
+    #[serde(default)]
+    pub error_kind: Option<FailureKind>,
 }
 
 /// One redirect the homepage answered: its status and `Location` as sent.
@@ -243,6 +251,11 @@ pub struct Record {
     pub addresses: Vec<String>,
     pub outcome: Outcome,
     pub outcome_reason: String,
+    /// The kind of reason behind a verdict other than pass (`dns`, `timeout`, `answer`,
+    /// `no_endpoint`, ...): what reports and scripts group by, never the reason's wording.
+    /// Absent for pass, and in records of schema 2 and earlier.
+    #[serde(default)]
+    pub reason_kind: Option<FailureKind>,
     pub defect: bool,
     pub endpoint: Option<String>,
     pub discovered_via: Option<DiscoveredVia>,
@@ -258,7 +271,7 @@ pub struct Record {
     /// Every tool name read, up to the tool cap.
     pub tool_names: Vec<String>,
     /// The first 25 tool names, as the survey keeps them (JSON: `tool_names_first_25`, and
-    /// the deprecated `tool_names_seed` until schema 3).
+    /// `tool_names_seed` as schemas 1 and 2 wrote it, still read).
     #[serde(flatten)]
     pub tool_names_first_25: FirstToolNames,
     pub tools: Vec<ToolInfo>,
@@ -313,6 +326,7 @@ impl Record {
             addresses: Vec::new(),
             outcome,
             outcome_reason: reason.into(),
+            reason_kind: None,
             defect: false,
             endpoint: None,
             discovered_via: None,
@@ -343,6 +357,27 @@ impl Record {
             robots: None,
             refused_urls: Vec::new(),
         }
+    }
+}
+
+impl Record {
+    /// Sets the verdict, its reason and the reason's kind together, so no verdict is written
+    /// without its kind.
+    pub fn set_verdict(
+        &mut self,
+        outcome: Outcome,
+        kind: Option<FailureKind>,
+        reason: impl Into<String>,
+    ) {
+        self.outcome = outcome;
+        self.reason_kind = kind;
+        self.outcome_reason = reason.into();
+    }
+
+    /// The same record with its reason's kind set (for [`Record::new`]'s callers).
+    pub fn with_kind(mut self, kind: FailureKind) -> Record {
+        self.reason_kind = Some(kind);
+        self
     }
 }
 

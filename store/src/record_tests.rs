@@ -1,5 +1,6 @@
-//! The record's JSON contract for schema 2: the enums' text forms, the renamed tool names field
-//! under both keys, and a clear error for a value no enum knows.
+//! The record's JSON contract: the enums' text forms, the renamed tool names field (written
+//! under its new key alone since schema 3), the typed failure kinds, and a clear error for a
+//! value no enum knows.
 
 use serde_json::{json, Value};
 
@@ -41,21 +42,41 @@ fn enums_are_written_as_their_text_forms() {
 }
 
 #[test]
-fn tool_names_first_25_is_written_under_both_keys_in_place() {
+fn tool_names_first_25_is_written_under_its_key_alone_in_place() {
     let mut r = full_record("run", 1);
     r.tool_names_first_25 = vec!["a".to_owned(), "b".to_owned()].into();
     let text = serde_json::to_string(&r).unwrap();
     let j: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(j[FIRST_TOOL_NAMES_KEY], json!(["a", "b"]));
-    assert_eq!(j[DEPRECATED_FIRST_TOOL_NAMES_KEY], json!(["a", "b"]));
+    assert!(
+        j.get(DEPRECATED_FIRST_TOOL_NAMES_KEY).is_none(),
+        "schema 3 no longer writes the old key"
+    );
     // Where schema 1 had its one key: right after `tool_names`, before `tools`.
     let at = |key: &str| text.find(&format!(",\"{key}\":[")).unwrap();
     assert!(at("tool_names") < at(FIRST_TOOL_NAMES_KEY));
-    assert!(at(FIRST_TOOL_NAMES_KEY) < at(DEPRECATED_FIRST_TOOL_NAMES_KEY));
-    assert!(at(DEPRECATED_FIRST_TOOL_NAMES_KEY) < at("tools"));
-    // Its own output reads back (both keys at once are not a duplicate field).
-    let back: Record = serde_json::from_str(&text).unwrap();
+    assert!(at(FIRST_TOOL_NAMES_KEY) < at("tools"));
+    let back: Record = serde_json::from_value(j).unwrap();
     assert_eq!(back, r);
+}
+
+#[test]
+fn failure_kinds_are_written_as_their_text_and_absent_ones_read_as_none() {
+    let mut r = full_record("run", 3);
+    r.reason_kind = Some(FailureKind::Dns);
+    r.requests[0].error_kind = Some(FailureKind::LocalResource);
+    let mut j = as_json(&r);
+    assert_eq!(j["reason_kind"], "dns");
+    assert_eq!(j["requests"][0]["error_kind"], "local_resource");
+    // A schema 2 export line has neither key.
+    j.as_object_mut().unwrap().remove("reason_kind");
+    j["requests"][0].as_object_mut().unwrap().remove("error_kind");
+    let old: Record = serde_json::from_value(j).unwrap();
+    assert_eq!(old.reason_kind, None);
+    assert_eq!(old.requests[0].error_kind, None);
+    for kind in FailureKind::ALL {
+        assert_eq!(FailureKind::parse(kind.as_str()), Some(*kind));
+    }
 }
 
 #[test]

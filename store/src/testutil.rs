@@ -20,6 +20,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
     r.host = Some(format!("site{i}.example"));
     r.registrable_domain = Some("example".into());
     r.addresses = vec!["192.0.2.1".into(), format!("2001:db8::{i:x}")];
+    r.reason_kind = Some(pick(FailureKind::ALL, i + 1));
     r.defect = i % 2 == 1;
     r.endpoint = Some(format!("https://site{i}.example/mcp"));
     r.discovered_via = Some(pick(DiscoveredVia::ALL, i));
@@ -90,6 +91,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
             name: "mcp-session-id".into(),
             value: format!("s{i}"),
         }],
+        error_kind: Some(pick(FailureKind::ALL, i)),
     }];
     r.timings = Timings {
         total_ms: 1200,
@@ -114,6 +116,7 @@ pub(crate) fn full_records(run_id: &str) -> Vec<Record> {
         MigrationStatus::ALL.len(),
         ChecklistStep::ALL.len(),
         Severity::ALL.len(),
+        FailureKind::ALL.len(),
     ]
     .into_iter()
     .max()

@@ -74,3 +74,56 @@ record_enum!(
         Reported => "reported",
     }
 );
+
+record_enum!(
+    /// Why a request got no usable answer, or what kind of reason a verdict gives: a closed
+    /// kind set only by the crawler's own code (the network layer from the OS error number and
+    /// the fetch's typed error, the scan from its phase), never read back from text. Reports,
+    /// metrics and the run's retry of local-resource failures decide on this, not on wording.
+    FailureKind {
+        /// The host did not resolve (NXDOMAIN, SERVFAIL, no address, no DNS answer in time).
+        Dns => "dns",
+        /// The address guard refused every address (private, loopback, metadata, ...).
+        Guard => "guard",
+        /// The host, or an address range, is on an opt-out list: nothing was requested.
+        OptedOut => "opted_out",
+        /// The site's robots.txt disallows the request: it was not sent.
+        Robots => "robots",
+        /// No TCP connection (refused, unreachable, reset while connecting).
+        Connect => "connect",
+        /// The TLS handshake failed.
+        Tls => "tls",
+        /// A request's own wait ran out (connect, TLS, head or body).
+        Timeout => "timeout",
+        /// The site deadline passed before the scan finished.
+        Deadline => "deadline",
+        /// The connection was closed or reset mid-answer.
+        Reset => "reset",
+        /// The peer broke HTTP (an unparsable head, bad framing, an HTTP/2 error).
+        Protocol => "protocol",
+        /// The answer was larger than its byte cap; only the first bytes were read.
+        BodyCap => "body_cap",
+        /// The URL cannot be fetched (not http/https, no host, not https where required).
+        InvalidUrl => "invalid_url",
+        /// A URL the server named broke a safety rule (another site, a bad port, an IP
+        /// literal, a host past the per-site limit): it was not requested.
+        Refused => "refused",
+        /// This machine ran out of something (file descriptors, ports, socket buffers, DNS
+        /// sockets): says nothing about the site; the run retries it, never records it.
+        LocalResource => "local_resource",
+        /// The server answered, but not usably: an error status, a JSON-RPC error, HTML or
+        /// no JSON-RPC answer where one was required.
+        Answer => "answer",
+        /// The answer was a redirect the rules do not follow.
+        Redirect => "redirect",
+        /// Discovery found no endpoint the scan opens (no document named one, no `/mcp`
+        /// signal).
+        NoEndpoint => "no_endpoint",
+        /// The input line is not a site the crawler scans.
+        Input => "input",
+        /// The run stopped (shutdown, --max-duration) before the site was scanned.
+        Interrupted => "interrupted",
+        /// The crawler itself failed on this site (a panic): a bug, not the site's doing.
+        Internal => "internal",
+    }
+);

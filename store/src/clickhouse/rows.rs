@@ -103,6 +103,8 @@ impl SiteRow {
             final_origin: r.final_origin.clone(),
             origin_move: crate::derived::origin_move(r).map(|m| m.as_str().to_owned()),
             surface: u8::from(r.surface),
+            reason_kind: r.reason_kind.map(|k| k.as_str().to_owned()),
+            request_error_kinds: crate::derived::request_error_kinds(r),
         }
     }
 }

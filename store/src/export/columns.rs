@@ -74,6 +74,8 @@ pub const SITES: Table = Table {
         ("final_origin", OptStr),
         ("origin_move", OptStr),
         ("surface", UInt),
+        ("reason_kind", OptStr),
+        ("request_error_kinds", List),
     ],
 };
 

@@ -61,6 +61,15 @@ pub(crate) fn decode(payload: &AlignedVec) -> Result<Record, rancor::Error> {
     rkyv::from_bytes::<Record, rancor::Error>(payload)
 }
 
+/// [`decode`] of a frame from a segment of schema `version` (one the header check accepted).
+pub(crate) fn decode_version(version: u16, payload: &AlignedVec) -> Result<Record, rancor::Error> {
+    if version == super::schema2::VERSION {
+        super::schema2::decode(payload)
+    } else {
+        decode(payload)
+    }
+}
+
 /// [`decode`] of bytes copied into an aligned buffer, for the fuzz targets (readers always
 /// decode from their own aligned buffer).
 #[doc(hidden)]

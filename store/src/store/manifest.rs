@@ -29,6 +29,18 @@ pub enum RunStatus {
     Failed,
 }
 
+impl RunStatus {
+    /// The status as the manifest spells it (`running`, `complete`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunManifest {
     pub run_id: String,

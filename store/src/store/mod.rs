@@ -8,6 +8,7 @@ mod reader;
 mod repair;
 mod resume;
 mod root;
+mod schema2;
 mod segment;
 mod writer;
 
@@ -28,7 +29,9 @@ pub use manifest::{
 pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
 pub use resume::ResumePass;
 pub use root::{Store, DEFAULT_STORE_DIR};
-pub use segment::{list_segments, segment_file_name, SEGMENT_HEADER_LEN, SEGMENT_MAGIC};
+pub use segment::{
+    list_segments, segment_file_name, READABLE_SCHEMA_VERSIONS, SEGMENT_HEADER_LEN, SEGMENT_MAGIC,
+};
 pub use writer::{
     RunWriter, SegmentWriter, WriterOptions, DEFAULT_MAX_SEGMENT_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
 };

@@ -80,6 +80,8 @@ pub struct SegmentReader {
     damage: Option<Damage>,
     done: bool,
     records_read: u64,
+    /// The segment's schema version, from its header.
+    version: u16,
 }
 
 impl SegmentReader {
@@ -101,6 +103,7 @@ impl SegmentReader {
             damage: None,
             done: false,
             records_read: 0,
+            version: SCHEMA_VERSION,
         };
         reader.read_header()?;
         Ok(reader)
@@ -117,7 +120,8 @@ impl SegmentReader {
             return Ok(());
         }
         match segment::check_header(&header) {
-            HeaderCheck::Ok => {
+            HeaderCheck::Ok(version) => {
+                self.version = version;
                 self.offset = SEGMENT_HEADER_LEN as u64;
                 Ok(())
             }
@@ -135,6 +139,11 @@ impl SegmentReader {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The segment's schema version (this build's, or an older one it reads).
+    pub fn schema_version(&self) -> u16 {
+        self.version
     }
 
     /// Where reading stopped early, if it did.
@@ -243,7 +252,7 @@ impl Iterator for SegmentReader {
         };
         // The frame is intact, so a decode failure skips just this record.
         Some(
-            frame::decode(&self.payload).map_err(|source| StoreError::Decode {
+            frame::decode_version(self.version, &self.payload).map_err(|source| StoreError::Decode {
                 path: self.path.clone(),
                 offset,
                 source,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::frame;
 use super::reader::{Damage, SegmentReader};
 use super::root::{lock_run, Store};
-use super::segment::{list_segments, segment_header, sync_dir};
+use super::segment::{list_segments, segment_header_of, sync_dir};
 use super::writer::{RunWriter, SegmentWriter};
 use crate::error::{io_err, StoreError};
 use crate::record::Record;
@@ -72,8 +72,9 @@ fn scan_segment(
 ) -> Result<Vec<u64>, StoreError> {
     let mut reader = SegmentReader::open(path)?;
     let mut dropped = Vec::new();
+    let version = reader.schema_version();
     while let Some((offset, payload)) = reader.next_frame()? {
-        match frame::decode(payload) {
+        match frame::decode_version(version, payload) {
             Ok(record) if keep(&record) => pass.kept += 1,
             Ok(_) => {
                 dropped.push(offset);
@@ -91,9 +92,10 @@ fn scan_segment(
 fn rewrite_without(dir: &Path, path: &Path, dropped: &[u64]) -> Result<(), StoreError> {
     let tmp = PathBuf::from(format!("{}{REWRITE_SUFFIX}", path.display()));
     let mut out = BufWriter::new(File::create(&tmp).map_err(io_err("creating", &tmp))?);
-    out.write_all(&segment_header())
-        .map_err(io_err("writing", &tmp))?;
     let mut reader = SegmentReader::open(path)?;
+    // The frames are copied as they are, so the segment keeps its own schema version.
+    out.write_all(&segment_header_of(reader.schema_version()))
+        .map_err(io_err("writing", &tmp))?;
     let mut skip = dropped.iter().peekable();
     while let Some((offset, payload)) = reader.next_frame()? {
         if skip.peek() == Some(&&offset) {

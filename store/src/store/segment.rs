@@ -14,18 +14,27 @@ const SEGMENT_SUFFIX: &str = ".mcs";
 
 /// The header every segment written by this build starts with.
 pub(crate) fn segment_header() -> [u8; SEGMENT_HEADER_LEN] {
+    segment_header_of(SCHEMA_VERSION)
+}
+
+/// The header of a segment of schema `version` (a rewrite keeps the segment's own).
+pub(crate) fn segment_header_of(version: u16) -> [u8; SEGMENT_HEADER_LEN] {
     let mut out = [0u8; SEGMENT_HEADER_LEN];
     out[..8].copy_from_slice(&SEGMENT_MAGIC);
-    out[8..10].copy_from_slice(&SCHEMA_VERSION.to_le_bytes());
+    out[8..10].copy_from_slice(&version.to_le_bytes());
     out
 }
 
+/// The schema versions this build reads: its own, and schema 2 through `schema2`.
+pub const READABLE_SCHEMA_VERSIONS: [u16; 2] = [super::schema2::VERSION, SCHEMA_VERSION];
+
 /// What a header says.
 pub(crate) enum HeaderCheck {
-    Ok,
+    /// A segment this build reads, of this schema version.
+    Ok(u16),
     /// Not a segment header (zeroes after a crash, or a foreign file).
     BadMagic,
-    /// A segment of another schema version.
+    /// A segment of a schema version this build does not read.
     Version(u16),
 }
 
@@ -34,8 +43,8 @@ pub(crate) fn check_header(bytes: &[u8; SEGMENT_HEADER_LEN]) -> HeaderCheck {
         return HeaderCheck::BadMagic;
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version == SCHEMA_VERSION {
-        HeaderCheck::Ok
+    if READABLE_SCHEMA_VERSIONS.contains(&version) {
+        HeaderCheck::Ok(version)
     } else {
         HeaderCheck::Version(version)
     }

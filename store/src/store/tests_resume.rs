@@ -112,8 +112,8 @@ fn schema_1_run(store: &Store) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 #[test]
 fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
     assert_eq!(
-        crate::SCHEMA_VERSION,
-        2,
+        crate::READABLE_SCHEMA_VERSIONS,
+        [2, 3],
         "this test pins the step from schema 1"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +124,7 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
         Err(
             e @ crate::StoreError::SchemaVersion {
                 found: 1,
-                expected: 2,
+                expected: 3,
                 ..
             },
         ) => {
@@ -159,4 +159,72 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
             path.display()
         );
     }
+}
+
+/// A run written by a schema 2 build (before the typed failure kinds), as its segments hold
+/// it: the header says 2 and each frame is schema 2's layout.
+fn schema_2_run(store: &Store, records: &[Record]) -> std::path::PathBuf {
+    let manifest = RunManifest::new(RUN, 1, vec![], serde_json::json!({}), false);
+    let writer = store.create_run(&manifest).unwrap();
+    writer.finish().unwrap();
+    let dir = store.run_dir(RUN).unwrap();
+    let (_, path) = list_segments(&dir).unwrap().pop().unwrap();
+    let mut bytes = segment::segment_header_of(2).to_vec();
+    for r in records {
+        let payload = schema2::encode(r);
+        bytes.extend_from_slice(&frame::header(&payload));
+        bytes.extend_from_slice(&payload);
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+/// What a schema 2 record reads back as: the same, its kinds absent.
+fn without_kinds(r: &Record) -> Record {
+    let mut r = r.clone();
+    r.schema_version = 2;
+    r.reason_kind = None;
+    for q in &mut r.requests {
+        q.error_kind = None;
+    }
+    r
+}
+
+#[test]
+fn a_schema_2_run_reads_resumes_and_takes_schema_3_records_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let old: Vec<Record> = (0..6)
+        .map(|i| {
+            let outcome = if i == 4 { Outcome::NotStarted } else { Outcome::Pass };
+            record(i, outcome)
+        })
+        .collect();
+    let first = schema_2_run(&store, &old);
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(read, old.iter().map(without_kinds).collect::<Vec<_>>());
+
+    // --resume: the placeholder is dropped from the old segment, which keeps its schema.
+    let (mut writer, pass) = store
+        .resume_run_keeping(RUN, |r| r.outcome != Outcome::NotStarted)
+        .unwrap();
+    assert_eq!((pass.kept, pass.dropped, pass.undecodable), (5, 1, 0));
+    let new = record(4, Outcome::Fail);
+    writer.append(&new).unwrap();
+    writer.finish().unwrap();
+    let segments = list_segments(&store.run_dir(RUN).unwrap()).unwrap();
+    assert_eq!(segments.len(), 2, "this build's records start a segment of their own");
+    assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 2);
+    assert_eq!(
+        SegmentReader::open(&segments[1].1).unwrap().schema_version(),
+        crate::SCHEMA_VERSION
+    );
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    let mut want: Vec<Record> = old
+        .iter()
+        .filter(|r| r.outcome != Outcome::NotStarted)
+        .map(without_kinds)
+        .collect();
+    want.push(new);
+    assert_eq!(read, want);
 }

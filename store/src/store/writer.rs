@@ -6,12 +6,12 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::frame::{self, FrameEncoder, FRAME_HEADER_LEN, MAX_FRAME_LEN};
-use super::reader::Damage;
+use super::reader::{Damage, SegmentReader};
 use super::repair::repair_tail;
 use super::segment::SEGMENT_HEADER_LEN;
 use super::segment::{list_segments, segment_file_name, segment_header, sync_dir};
 use crate::error::{io_err, StoreError};
-use crate::record::Record;
+use crate::record::{Record, SCHEMA_VERSION};
 
 /// A segment is rotated before it would grow past this.
 pub const DEFAULT_MAX_SEGMENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -81,6 +81,22 @@ impl SegmentWriter {
             return SegmentWriter::create(dir, options);
         };
         let repaired = repair_tail(&path)?;
+        if SegmentReader::open(&path)?.schema_version() != SCHEMA_VERSION {
+            // A store of an earlier schema: its segments stay as written (and readable); this
+            // build's records go to a segment of their own.
+            let (path, out) = new_segment(dir, index + 1, &options)?;
+            sync_dir(dir)?;
+            let len = SEGMENT_HEADER_LEN as u64;
+            return Ok(SegmentWriter::with(
+                dir,
+                options,
+                index + 1,
+                path,
+                out,
+                len,
+                repaired,
+            ));
+        }
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
