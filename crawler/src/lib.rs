@@ -1,5 +1,14 @@
 //! mcpcensus: measures how the web adopts the Model Context Protocol.
 //!
+//! # Glossary
+//!
+//! The three measurements, each mapped to the document that defines it (the one place that
+//! names those documents; code and docs speak of the measurements):
+//!
+//! - the survey: discovery, capped session, outcomes ("MCP server answers and lists its tools").
+//! - the discovery audit: findings on the discovery documents ("MCP (Model Context Protocol)").
+//! - the deep probe: the server probe and its rules ("Check MCP servers and plan their migration").
+//!
 //! # Layout
 //!
 //! Modules in data-path order; each imports only modules before it (`tests/layers.rs`

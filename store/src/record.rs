@@ -6,8 +6,8 @@ use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
-use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::MigrationStatus;
+use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::{ProbeDepth, Severity};
 
 /// Bumped whenever a field is added, removed or changes meaning, or the stored (rkyv) layout

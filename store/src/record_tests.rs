@@ -70,7 +70,10 @@ fn failure_kinds_are_written_as_their_text_and_absent_ones_read_as_none() {
     assert_eq!(j["requests"][0]["error_kind"], "local_resource");
     // A schema 2 export line has neither key.
     j.as_object_mut().unwrap().remove("reason_kind");
-    j["requests"][0].as_object_mut().unwrap().remove("error_kind");
+    j["requests"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("error_kind");
     let old: Record = serde_json::from_value(j).unwrap();
     assert_eq!(old.reason_kind, None);
     assert_eq!(old.requests[0].error_kind, None);

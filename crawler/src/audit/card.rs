@@ -1,5 +1,6 @@
-//! The card rules, for every server card seed 002 reaches: `/.well-known/mcp/server-card.json`,
-//! `<endpoint>/server-card`, and the cards the AI catalogs list (fetched, or inline in `data`).
+//! The card rules, for every server card the discovery audit reaches:
+//! `/.well-known/mcp/server-card.json`, `<endpoint>/server-card`, and the cards the AI catalogs
+//! list (fetched, or inline in `data`).
 
 use http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL};
 use http::HeaderMap;

@@ -19,8 +19,8 @@ pub(super) fn audit_catalogs(catalogs: &[FetchedCatalog]) -> Vec<Finding> {
     let leading = leading_to_cards(&parsed);
     let mut out = Vec::new();
     for (url, catalog) in &parsed {
-        // Seed 002: "the card was found through /.well-known/ai-catalog.json and that catalog
-        // carries no specVersion": only catalogs on the way to a server card.
+        // The discovery audit: "the card was found through /.well-known/ai-catalog.json and that
+        // catalog carries no specVersion": only catalogs on the way to a server card.
         if leading.contains(url.as_str()) {
             if let Some(why) = unusable_text("specVersion", &catalog.spec_version) {
                 out.push(NO_SPEC_VERSION.finding(url, why));
@@ -78,7 +78,8 @@ fn audit_entry(url: &Url, index: usize, entry: &CatalogEntry) -> Vec<Finding> {
                 let why = format!("`{at}.type` is {}", quoted(&kind));
                 out.push(UNRECOGNISED_ENTRY_TYPE.finding(url, why));
             }
-            // Both is usable (the scan takes the data); seed 002 names only what is missing.
+            // Both is usable (the scan takes the data); the discovery audit names only what is
+            // missing.
             EntryProblem::UrlAndData => {}
         }
     }

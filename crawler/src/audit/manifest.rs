@@ -1,6 +1,6 @@
 //! The manifest rules: `/.well-known/mcp.json`, read with the card parser (the manifest has no
 //! standard shape; in the wild it carries the older card fields). Card rules never apply to
-//! it, nor manifest rules to a card: seed 002 words each finding for one of the two.
+//! it, nor manifest rules to a card: the discovery audit words each finding for one of the two.
 
 use mcpcensus_store::Finding;
 use url::Url;

@@ -1,6 +1,6 @@
-//! The audit of seed 002: what a site owner is told about their discovery documents. Pure,
+//! The discovery audit: what a site owner is told about their discovery documents. Pure,
 //! like `discovery`: the scan fetches, the audit judges what it fetched (the four places in
-//! seed 002's order, the AI catalogs walked, the manifest) and returns the discovery source
+//! the audit's order, the AI catalogs walked, the manifest) and returns the discovery source
 //! and one finding per problem, each under a stable rule id (`rules.rs`, `docs/rules.md`).
 
 mod card;

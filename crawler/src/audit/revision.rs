@@ -1,6 +1,6 @@
 //! MCP revisions as a card declares them: released dates, and everything else.
 
-/// The released revisions, newest first (seed 002).
+/// The released revisions, newest first (the discovery audit).
 pub const RELEASED_REVISIONS: [&str; 5] = [
     "2026-07-28",
     "2025-11-25",

@@ -1,15 +1,15 @@
-//! One site's audit: the four places in seed 002's order, which of them are served, the
-//! discovery source, and every rule over the documents found.
+//! One site's discovery audit: the four places in the audit's order, which of them are served,
+//! the discovery source, and every rule over the documents found.
 //!
-//! "Served" (seed 002's "hit" needs more: a document naming a server):
+//! "Served" (the discovery audit's "hit" needs more: a document naming a server):
 //! - At the paths the scan probes on its own (`/.well-known/mcp/server-card.json`,
 //!   `<endpoint>/server-card`, `/.well-known/mcp.json`, `/.well-known/ai-catalog.json`), an
 //!   HTML page or an empty body answered with 2xx is a soft 404: the site has no such file
 //!   (many sites answer every path with their homepage). It is not served, gets no finding,
 //!   and its document log carries `soft_404`.
 //! - At a URL the site itself names (a catalog entry's `url`), the site says a card is there:
-//!   an HTML page or an empty body is "the card is not valid JSON" (seed 002: "check the
-//!   response is not an HTML error page returned with a 200").
+//!   an HTML page or an empty body is "the card is not valid JSON" (the discovery audit:
+//!   "check the response is not an HTML error page returned with a 200").
 
 use std::collections::HashSet;
 

@@ -37,7 +37,7 @@ pub async fn execute(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
 /// Checks the target and writes the result to `out`: 0 once the site is measured (whatever
 /// its outcome, `excluded` included), [`EXIT_INVALID_INPUT`] for a target that is not a
-/// usable host; an error for a bad setting. `--deep` runs seed 003's probe after the session.
+/// usable host; an error for a bad setting. `--deep` runs the deep probe after the session.
 pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Result<ExitCode> {
     let (record, transcript) = check(args).await?;
     if args.explain {
@@ -94,7 +94,8 @@ async fn check_registry_name(
     let name = args.target.trim();
     let scanner = build_scanner(config, exclusions)?;
     let job = SiteJob::registry(name, name, 1);
-    Ok(scanner
+    let scan = scanner
         .scan_registry(&job, name, registry, CHECK_RUN_ID, true)
-        .await?)
+        .await;
+    Ok(scan.result?)
 }

@@ -54,7 +54,7 @@ fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
             out,
             "{}  {:<11}  {}{} records",
             m.run_id,
-            format!("{:?}", m.status).to_lowercase(),
+            m.status.as_str(),
             if m.dry_run { "dry run, " } else { "" },
             records
         )?;

@@ -1,5 +1,5 @@
 //! How `mcpcensus check` prints: the transcript of `--explain` (one block per request, the way
-//! seed 000's curl reproduction shows it) and the verdict. Plain text; everything a site sent
+//! the survey's curl reproduction shows it) and the verdict. Plain text; everything a site sent
 //! is printed with control characters escaped, so an answer cannot drive the terminal.
 
 use std::borrow::Cow;
@@ -147,7 +147,7 @@ pub fn write_verdict(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     Ok(())
 }
 
-/// The audit's findings (seed 002), each with its title and what to do about it.
+/// The discovery audit's findings, each with its title and what to do about it.
 pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     if r.findings.is_empty() {
         return writeln!(out, "findings: none");
@@ -221,7 +221,7 @@ pub fn clean(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A sent header's name the way the seed's curl lines spell it (the wire carries it in lower
+/// A sent header's name the way the survey's curl lines spell it (the wire carries it in lower
 /// case; names are case-insensitive).
 fn sent_name(name: &str) -> String {
     match name {

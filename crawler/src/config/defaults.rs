@@ -1,5 +1,5 @@
-//! Every default in one place. Seed values (session caps, 12 s, 64 KB) are requirements of
-//! the measurement and are not settings.
+//! Every default in one place. The survey's values (session caps, 12 s, 64 KB) are
+//! requirements of the measurement and are not settings.
 
 pub const OUT_DIR: &str = "./mcpcensus-data";
 pub const CONCURRENCY: usize = 1_000;

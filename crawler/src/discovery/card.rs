@@ -221,8 +221,8 @@ impl ParsedCard {
             .filter(|name| !name.trim().is_empty())
     }
 
-    /// Whether the document names a server at all (seed 002's "hit"): a name or an endpoint
-    /// URL. `{}` or a JSON error object served with 200 does not.
+    /// Whether the document names a server at all (the discovery audit's "hit"): a name or an
+    /// endpoint URL. `{}` or a JSON error object served with 200 does not.
     pub fn names_server(&self) -> bool {
         self.server_name().is_some() || !self.remote_refs().is_empty()
     }

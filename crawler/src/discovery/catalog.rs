@@ -45,7 +45,7 @@ pub enum EntryKind {
     ServerCard,
     Catalog,
     A2aAgentCard,
-    /// A type outside the three seed 002 defines (agent skills and plugins included).
+    /// A type outside the three the discovery audit defines (agent skills and plugins included).
     Unrecognised,
     /// No usable type.
     Untyped,
@@ -65,7 +65,7 @@ pub struct CatalogEntry {
     pub kind: EntryKind,
 }
 
-/// What makes an entry incomplete or unusable (seed 002's catalog findings).
+/// What makes an entry incomplete or unusable (the discovery audit's catalog findings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryProblem {
     NoIdentifier,
@@ -147,8 +147,8 @@ impl ParsedCatalog {
         }
     }
 
-    /// Seed 002's "an entry in /.well-known/ai-catalog.json": a server card entry with a url
-    /// or inline data.
+    /// The discovery audit's "an entry in /.well-known/ai-catalog.json": a server card entry
+    /// with a url or inline data.
     pub fn has_server_card_entry(&self) -> bool {
         self.entries.get().is_some_and(|entries| {
             entries.iter().any(|entry| {

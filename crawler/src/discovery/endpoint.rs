@@ -1,4 +1,4 @@
-//! Seed 000's endpoint choice: the first candidate, in the seed's order, that the scan may
+//! The survey's endpoint choice: the first candidate, in the survey's order, that the scan may
 //! open on the measured site.
 
 use mcpcensus_store::DiscoveredVia;
@@ -127,7 +127,7 @@ pub struct EndpointChoice {
     pub rejected: Vec<(String, RejectReason)>,
 }
 
-/// Seed 000's order; card paths come before the catalog and the catalog before links.
+/// The survey's order; card paths come before the catalog and the catalog before links.
 fn rank(via: DiscoveredVia) -> u8 {
     match via {
         DiscoveredVia::ServerCard => 0,
@@ -139,12 +139,12 @@ fn rank(via: DiscoveredVia) -> u8 {
     }
 }
 
-/// Takes the first candidate on the measured site, in seed 000's order (candidates are
+/// Takes the first candidate on the measured site, in the survey's order (candidates are
 /// sorted by source, keeping document order within one; the caller may pass them in any
 /// order). `is_excluded` is the removal list, asked only for subdomains: the site itself was
 /// checked before the scan began.
 ///
-/// An endpoint on an excluded subdomain ends the search. The seed lists "the endpoint is on
+/// An endpoint on an excluded subdomain ends the search. The survey lists "the endpoint is on
 /// a subdomain the removal list names" among the not-measured outcomes, so it is the endpoint
 /// the scan took, not one skipped for a later candidate; the caller does not request it.
 ///

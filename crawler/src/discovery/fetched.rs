@@ -37,13 +37,13 @@ pub struct FetchedCatalog {
 #[derive(Debug, Default)]
 pub struct Discovery {
     pub links: Vec<FoundLink>,
-    /// Cards at the card paths, in seed 000's order.
+    /// Cards at the card paths, in the survey's order.
     pub cards: Vec<FetchedCard>,
     pub catalogs: Vec<FetchedCatalog>,
     /// Cards the catalogs listed (fetched on the site, or inline).
     pub catalog_cards: Vec<FetchedCard>,
-    /// `<endpoint>/server-card` (seed 002), fetched after the endpoint choice and the session
-    /// (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
+    /// `<endpoint>/server-card` (the discovery audit), fetched after the endpoint choice and the
+    /// session (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
     pub endpoint_card: Option<FetchedCard>,
     pub mcp_signal: Option<McpSignal>,
     /// The homepage got no HTTP answer at all.

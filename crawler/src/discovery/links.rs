@@ -1,5 +1,5 @@
 //! Link relations on the homepage: the `Link` header (RFC 8288) and `<link>` elements. `mcp`
-//! and `mcp-server` name an endpoint (seed 000); `ai-catalog` names a catalog (kept for later).
+//! and `mcp-server` name an endpoint (the survey); `ai-catalog` names a catalog (kept for later).
 //! No spec defines the first two, so they are matched the way RFC 8288 and HTML match any
 //! relation: case-insensitive, one of several space-separated types.
 
@@ -62,7 +62,7 @@ pub struct LinkValue {
 }
 
 /// The homepage's links: the header's first, then the HTML's, each in document order (the
-/// seed names "a homepage Link header or <link>", header first).
+/// survey names "a homepage Link header or <link>", header first).
 pub fn home_links(headers: &HeaderMap, body: &[u8], page: &Url) -> Vec<FoundLink> {
     let mut links = links_from_headers(headers, page);
     links.extend(links_from_html(body, page));
@@ -80,7 +80,7 @@ pub fn links_from_headers(headers: &HeaderMap, page: &Url) -> Vec<FoundLink> {
     found
 }
 
-/// `<link>` elements anywhere in the document, head or body: the seed says "<link>" without
+/// `<link>` elements anywhere in the document, head or body: the survey says "<link>" without
 /// a place, and a browser keeps a body `<link>` in the DOM too. A real tokenizer keeps
 /// comments, `<script>`, `<style>` and other raw-text content from counting; `<template>`
 /// content is inert and skipped as well.

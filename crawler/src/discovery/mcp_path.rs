@@ -1,4 +1,4 @@
-//! Whether the plain GET of `/mcp` signals MCP (seed 000): "405 with an Allow header that names
+//! Whether the plain GET of `/mcp` signals MCP (the survey): "405 with an Allow header that names
 //! POST, a JSON-RPC 2.0 message, or an event stream. A 401 does not count, whatever its
 //! challenge names." The GET is judged on its status and headers as soon as they arrive (a
 //! stateless server's event stream never ends); the body is read only when they cannot decide.

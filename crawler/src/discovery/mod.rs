@@ -1,6 +1,6 @@
 //! Discovery, the pure part: where MCP documents live, how they are read, and which endpoint a
 //! scan opens. Nothing here does I/O: the scan fetches, these functions judge what it fetched
-//! (seed 000 for the endpoint choice, seed 002 for the discovery source).
+//! (the survey for the endpoint choice, the discovery audit for the discovery source).
 
 mod card;
 mod catalog;

@@ -1,12 +1,13 @@
-//! Where discovery looks, in the order the seeds take the documents, and what a discovery GET
-//! sends.
+//! Where discovery looks, in the order the measurements take the documents, and what a
+//! discovery GET sends.
 
 use mcpcensus_store::DiscoveredVia;
 use url::Url;
 
 /// The card path third-party scanners and sites settled on (Cloudflare, Mintlify).
 pub const SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card.json";
-/// The folk manifest that predates cards; seed 002 reports it, seed 000 reads it as a card.
+/// The folk manifest that predates cards; the discovery audit reports it, the survey reads it
+/// as a card.
 pub const MCP_JSON_PATH: &str = "/.well-known/mcp.json";
 /// The path in the card extension's first schema.
 pub const DASHED_SERVER_CARD_PATH: &str = "/.well-known/mcp-server-card.json";
@@ -18,7 +19,7 @@ pub const LEGACY_CARD_PATHS: [&str; 3] = [
     DASHED_SERVER_CARD_PATH,
     BARE_SERVER_CARD_PATH,
 ];
-/// Every card location, in seed 000's order: the current path before the legacy ones.
+/// Every card location, in the survey's order: the current path before the legacy ones.
 pub const CARD_PATHS: [&str; 4] = [
     SERVER_CARD_PATH,
     MCP_JSON_PATH,
@@ -26,12 +27,12 @@ pub const CARD_PATHS: [&str; 4] = [
     BARE_SERVER_CARD_PATH,
 ];
 pub const AI_CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
-/// Requested with one plain GET (seed 000).
+/// Requested with one plain GET (the survey).
 pub const MCP_PATH: &str = "/mcp";
 /// Appended to an endpoint URL: where the card extension recommends hosting the card.
 pub const ENDPOINT_SERVER_CARD_SUFFIX: &str = "/server-card";
 
-/// The `Accept` of seed 000's reproduction, sent on every discovery GET: the homepage, the
+/// The `Accept` of the survey's reproduction, sent on every discovery GET: the homepage, the
 /// card paths, the catalog, catalog-listed cards and `/mcp`.
 ///
 /// The card extension says clients SHOULD send `Accept: application/mcp-server-card+json`; we

@@ -1,4 +1,4 @@
-//! The measured site (seed 000): "the scanned origin, or the site's host and its subdomains on
+//! The measured site (the survey): "the scanned origin, or the site's host and its subdomains on
 //! the same port". A parent domain is not on the site: scanning `api.example.com` does not
 //! make `example.com` part of it.
 

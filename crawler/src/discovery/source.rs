@@ -1,6 +1,6 @@
-//! Seed 002's discovery source: the first of four places that named an MCP server. Its order
-//! differs from seed 000's endpoint order (the catalog comes first here); each seed keeps its
-//! own, recorded in its own field.
+//! The discovery audit's discovery source: the first of four places that named an MCP server.
+//! Its order differs from the survey's endpoint order (the catalog comes first here); each
+//! measurement keeps its own, recorded in its own field.
 
 use super::card::ParsedCard;
 
@@ -33,7 +33,7 @@ impl SourceHits {
     }
 }
 
-/// The first hit in seed 002's order, or `None`: no MCP server discoverable.
+/// The first hit in the discovery audit's order, or `None`: no MCP server discoverable.
 pub fn discovery_source(hits: &SourceHits) -> Option<DiscoverySource> {
     DiscoverySource::ALL
         .iter()

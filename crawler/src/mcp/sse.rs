@@ -104,8 +104,8 @@ impl SseParser {
     /// At the clean end of the stream: the event still being built, if it has data.
     ///
     /// The standard drops an event the stream ends inside; we keep it when the body ended
-    /// cleanly (not cut at the cap), since the server did send the whole message and seed 000
-    /// only asks that the answer be "read as an event stream".
+    /// cleanly (not cut at the cap), since the server did send the whole message and the
+    /// survey only asks that the answer be "read as an event stream".
     pub fn finish(&mut self) -> Option<SseEvent> {
         if self.overflowed {
             return None;

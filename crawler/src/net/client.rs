@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::error::Error as _;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -26,9 +26,10 @@ use super::connector::{Connector, PeerInfo};
 use super::error::NetError;
 use super::fetch::{FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase};
 use super::guard::Guard;
+use super::local::LocalResource;
 use super::options::NetOptions;
 use super::pins::Pins;
-use super::resolver::Resolver;
+use super::resolver::{ResolveError, Resolver};
 use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
@@ -112,6 +113,7 @@ impl Net {
             http,
             robots: Mutex::new(HashMap::new()),
             waits,
+            local: OnceLock::new(),
         }
     }
 
@@ -145,6 +147,9 @@ pub struct SiteClient {
     robots: Mutex<HashMap<String, Arc<RobotsRules>>>,
     /// Time this site spent in our own queues (DNS slots, politeness, connection slots).
     waits: Arc<OwnWaits>,
+    /// The first resource of this machine that ran out during one of the site's requests
+    /// (set from the OS error number only): the run retries such a site, never records it.
+    local: OnceLock<LocalResource>,
 }
 
 impl std::fmt::Debug for SiteClient {
@@ -199,9 +204,31 @@ impl SiteClient {
         })
     }
 
+    /// The resource of this machine that ran out during one of this site's requests, if one
+    /// did: the typed flag the run's retry decision reads (never a record's text).
+    pub fn local_failure(&self) -> Option<LocalResource> {
+        self.local.get().copied()
+    }
+
+    /// Notes a lookup made for this site outside [`SiteClient::fetch_head`] (the scan's first
+    /// resolve) that failed for want of a local resource.
+    pub fn note_resolve_error(&self, error: &ResolveError) {
+        if let ResolveError::Local(resource) = error {
+            let _ = self.local.set(*resource);
+        }
+    }
+
     /// Sends the request and returns as soon as the response head arrives; the body is read
     /// on demand through [`FetchHead::body`] (or dropped unread).
     pub async fn fetch_head(&self, req: FetchRequest) -> Result<FetchHead, FetchError> {
+        let result = self.send(req).await;
+        if let Some(resource) = result.as_ref().err().and_then(FetchError::local_resource) {
+            let _ = self.local.set(resource);
+        }
+        result
+    }
+
+    async fn send(&self, req: FetchRequest) -> Result<FetchHead, FetchError> {
         let started = Instant::now();
         // Our own waits (DNS and connection slots, politeness) are not the server's time:
         // the request's timeout and its elapsed time leave them out.

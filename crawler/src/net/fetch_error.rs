@@ -4,6 +4,8 @@
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
+use mcpcensus_store::FailureKind;
+
 use super::guard::Refusal;
 use super::local::LocalResource;
 use super::resolver::ResolveError;
@@ -187,6 +189,27 @@ impl FetchError {
             Self::Timeout { .. } => "timeout",
             Self::Reset { .. } => "reset",
             Self::Protocol { .. } => "protocol",
+        }
+    }
+
+    /// The record's typed kind of this failure: what reports, metrics and the run decide on.
+    /// A local resource is its own kind, whatever step it failed in.
+    pub fn failure_kind(&self) -> FailureKind {
+        if self.local_resource().is_some() {
+            return FailureKind::LocalResource;
+        }
+        match self {
+            Self::InvalidUrl { .. } => FailureKind::InvalidUrl,
+            Self::TooManyHosts { .. } => FailureKind::Refused,
+            Self::Guard { .. } => FailureKind::Guard,
+            Self::OptedOut { .. } => FailureKind::OptedOut,
+            Self::Disallowed { .. } => FailureKind::Robots,
+            Self::Resolve { .. } => FailureKind::Dns,
+            Self::Connect { .. } => FailureKind::Connect,
+            Self::Tls { .. } => FailureKind::Tls,
+            Self::Timeout { .. } => FailureKind::Timeout,
+            Self::Reset { .. } => FailureKind::Reset,
+            Self::Protocol { .. } => FailureKind::Protocol,
         }
     }
 

@@ -22,12 +22,13 @@ pub enum LocalResource {
     DnsSockets,
 }
 
-/// What every rendering of a [`LocalResource`] starts with, so a reason written from one can
-/// be recognised again (see [`LocalResource::find_in`]).
+/// What every rendering of a [`LocalResource`] starts with, for people reading a log. Never
+/// parsed back: a server can write the same words (decisions read the typed flag,
+/// [`crate::net::SiteClient::local_failure`]).
 pub const LOCAL_RESOURCE_TAG: &str = "local resource: ";
 
 impl LocalResource {
-    /// Every resource, for parsing a rendered reason back.
+    /// Every resource.
     pub const ALL: [Self; 5] = [
         Self::FileDescriptors,
         Self::FileTable,
@@ -62,12 +63,6 @@ impl LocalResource {
             Self::DnsSockets => "DNS socket pool exhausted",
         }
     }
-
-    /// The resource named in a text rendered from one (after [`LOCAL_RESOURCE_TAG`]).
-    pub fn find_in(text: &str) -> Option<Self> {
-        let (_, rest) = text.split_once(LOCAL_RESOURCE_TAG)?;
-        Self::ALL.into_iter().find(|r| rest.starts_with(r.name()))
-    }
 }
 
 impl fmt::Display for LocalResource {
@@ -96,18 +91,6 @@ mod tests {
             LocalResource::from_io(&io::Error::other("too many open files")),
             None,
             "text is not a cause"
-        );
-    }
-
-    #[test]
-    fn a_rendered_resource_is_found_again() {
-        for resource in LocalResource::ALL {
-            let reason = format!("DNS: {resource} while connecting");
-            assert_eq!(LocalResource::find_in(&reason), Some(resource));
-        }
-        assert_eq!(
-            LocalResource::find_in("Too many open files (os error 24)"),
-            None
         );
     }
 }

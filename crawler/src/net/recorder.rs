@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use http::header::{ALLOW, CONTENT_TYPE, LOCATION, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{Header, RequestLog};
+use mcpcensus_store::{FailureKind, Header, RequestLog};
 use tokio::time::Instant;
 use url::Url;
 
-use super::SiteClient;
+use super::{FetchError, SiteClient};
 
 /// Response headers worth keeping: they explain verdicts (redirects, challenges, sessions,
 /// back-off). Every value of each is kept, in this order.
@@ -137,12 +137,19 @@ impl Entry {
         }
     }
 
-    /// Notes why there was no answer, or why reading it stopped, in the log and the exchange.
-    pub fn failed(&mut self, error: String) {
+    /// Notes why there was no answer, or why reading it stopped, in the log and the exchange,
+    /// with its typed kind.
+    pub fn failed(&mut self, kind: FailureKind, error: String) {
         if let Some(ex) = self.exchange.as_mut() {
             ex.error = Some(error.clone());
         }
         self.log.error = Some(error);
+        self.log.error_kind = Some(kind);
+    }
+
+    /// [`Entry::failed`] for a fetch's own error: its words and its kind.
+    pub fn fetch_failed(&mut self, error: &FetchError) {
+        self.failed(error.failure_kind(), error.to_string());
     }
 
     /// The time to log, when it is not the time since the entry started (a fetch's own).

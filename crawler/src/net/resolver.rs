@@ -53,6 +53,14 @@ pub enum ResolveError {
 }
 
 impl ResolveError {
+    /// The record's typed kind: `dns`, or `local_resource` when this machine ran out.
+    pub fn failure_kind(&self) -> mcpcensus_store::FailureKind {
+        match self {
+            Self::Local(_) => mcpcensus_store::FailureKind::LocalResource,
+            _ => mcpcensus_store::FailureKind::Dns,
+        }
+    }
+
     /// A short stable name, fit for a metric label.
     pub fn kind(&self) -> &'static str {
         match self {

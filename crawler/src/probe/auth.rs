@@ -1,4 +1,4 @@
-//! Authentication as the probe sees it without credentials (spec notes §7, seed 003): where
+//! Authentication as the probe sees it without credentials (spec notes §7, the deep probe): where
 //! the protected-resource metadata (RFC 9728) and the authorization-server metadata (RFC 8414 /
 //! OpenID) are looked for, in the spec's order, and how the documents read are classified.
 
@@ -102,7 +102,7 @@ fn has_string(doc: &Value, key: &str, want: &str) -> bool {
         .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(want)))
 }
 
-/// Seed 003's kinds: Static key (refused, no OAuth metadata), OAuth CIMD
+/// The deep probe's kinds: Static key (refused, no OAuth metadata), OAuth CIMD
 /// (`client_id_metadata_document_supported`), OAuth DCR (`registration_endpoint`, no CIMD), XAA
 /// (a JWT-bearer grant or the ID-JAG profile, and no registration endpoint), Unknown (metadata
 /// found, nothing recognised).

@@ -1,4 +1,4 @@
-//! The migration checklist of seed 003: ordered, each step only when it applies, "re-run the
+//! The deep probe's migration checklist: ordered, each step only when it applies, "re-run the
 //! scan" always last, and "nothing to migrate" in its place when the server is Ready ("Re-run
 //! the Spellwarden scan is always last, so a server that is Ready shows Nothing to migrate in
 //! its place"). A stdio server has no checklist.

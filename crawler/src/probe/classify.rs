@@ -1,5 +1,5 @@
-//! What the probe saw, and how seed 003 classifies it: transport, spec version, deprecated
-//! features (in the seed's fixed order) and migration status. Pure.
+//! What the deep probe saw, and how it is classified: transport, spec version, deprecated
+//! features (in the deep probe's fixed order) and migration status. Pure.
 
 use mcpcensus_store::{AuthKind, Transport};
 use serde_json::Value;
@@ -41,7 +41,7 @@ fn is_date(v: &str) -> bool {
         })
 }
 
-/// The deprecated features the probe saw, in seed 003's order.
+/// The deprecated features the probe saw, in the deep probe's order.
 pub fn deprecated_features(facts: &ProbeFacts) -> Vec<DeprecatedFeature> {
     let capability = |key: &str| {
         facts

@@ -55,7 +55,7 @@ impl ToolsRead {
     }
 
     /// The list was read whole: answered, no page left, at most 200 entries, each with a
-    /// string name (seed 003's conditions for grading SW-MCP-001 down).
+    /// string name (the deep probe's conditions for grading SW-MCP-001 down).
     pub fn whole(&self) -> bool {
         self.answered
             && !self.pending_cursor

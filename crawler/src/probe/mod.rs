@@ -1,5 +1,5 @@
-//! The deep server probe of seed 003: at most 9 requests, no credential, https only, run after
-//! seed 000's session. It asks `server/discover`, falls back to `initialize` and to the legacy
+//! The deep probe: at most 9 requests, no credential, https only, run after the survey's
+//! capped session. It asks `server/discover`, falls back to `initialize` and to the legacy
 //! HTTP+SSE transport, lists the tools (following `nextCursor` within the budget), reads the
 //! OAuth metadata when the server refuses it, and classifies what it saw: transport,
 //! authentication, spec version, deprecated features, migration status and checklist. The

@@ -7,7 +7,7 @@
 
 use http::header::ACCEPT;
 use http::HeaderValue;
-use mcpcensus_store::{Outcome, ProbeDepth, Record, Transport};
+use mcpcensus_store::{FailureKind, Outcome, ProbeDepth, Record, Transport};
 use serde_json::Value;
 use url::Url;
 
@@ -35,7 +35,11 @@ pub enum RegistryError {
     #[error("the registry URL {0} does not parse")]
     BadUrl(String),
     #[error("the registry at {url} did not answer: {error}")]
-    Fetch { url: String, error: String },
+    Fetch {
+        url: String,
+        error: String,
+        kind: FailureKind,
+    },
     #[error("the registry answered {status} for {url}")]
     Status { url: String, status: u16 },
     #[error("the registry's answer at {0} is not a server list")]
@@ -44,6 +48,18 @@ pub enum RegistryError {
     NotFound(String),
     #[error("the registry entry {0:?} has neither a remote nor a repository")]
     Empty(String),
+}
+
+impl RegistryError {
+    /// The record's typed kind of the failed lookup.
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            Self::BadUrl(_) => FailureKind::InvalidUrl,
+            Self::Fetch { kind, .. } => *kind,
+            Self::Status { .. } | Self::NotAList(_) => FailureKind::Answer,
+            Self::NotFound(_) | Self::Empty(_) => FailureKind::NoEndpoint,
+        }
+    }
 }
 
 /// The registry API paths, current first: the v0.1 API freeze, then v0 for older registries.
@@ -141,6 +157,7 @@ pub async fn resolve(
         let resp = client.fetch(req).await.map_err(|e| RegistryError::Fetch {
             url: url.to_string(),
             error: e.to_string(),
+            kind: e.failure_kind(),
         })?;
         // Only "no such path" moves on to the older API; any other answer is the registry's.
         if resp.status != http::StatusCode::NOT_FOUND || tried.peek().is_none() {
@@ -173,7 +190,8 @@ pub fn stdio_record(run_id: &str, name: &str, repository: &str) -> Record {
             "the registry entry has no remote, only the repository {repository}: a stdio \
              server, not probeable"
         ),
-    );
+    )
+    .with_kind(FailureKind::NoEndpoint);
     r.probe = Some(ProbeDepth::Deep);
     r.transport = Some(Transport::Stdio);
     r.migration_status = Some(MigrationStatus::NotProbeable);

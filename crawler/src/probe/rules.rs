@@ -1,4 +1,4 @@
-//! The MCP server rules of seed 003 (`docs/rules.md`, "MCP server rules"):
+//! The deep probe's MCP server rules (`docs/rules.md`, "MCP server rules"):
 //!
 //! - **SW-MCP-001** the tool list was answered without authentication. High by default; medium
 //!   only when the list was read whole (no pending `nextCursor`, at most 200 tools, every entry

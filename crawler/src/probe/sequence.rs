@@ -18,7 +18,7 @@ use crate::mcp::{Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
 use crate::net::{Exchange, SiteClient};
 use crate::session::{initialize_body, initialized_body, CLIENT_NAME, CLIENT_VERSION};
 
-/// Most requests the probe sends (seed 003: "it sends at most 9 requests").
+/// Most requests the probe sends (the deep probe: "it sends at most 9 requests").
 pub const PROBE_MAX_REQUESTS: usize = 9;
 /// The `Mcp-Method` header of 2026-07-28.
 pub const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
@@ -166,7 +166,7 @@ impl Probe<'_, '_> {
             .await;
         let read = match discovered {
             Ok(read) => read,
-            Err(stop @ (Stop::Failed(_) | Stop::OutOfTime)) => {
+            Err(stop @ (Stop::Failed(..) | Stop::OutOfTime)) => {
                 // The deep probe "falls back to the older initialize handshake when the server
                 // does not answer": only when that gets no answer either is it unreachable.
                 self.note(&stop);

@@ -5,6 +5,7 @@
 
 use http::header::{ACCEPT, ACCEPT_LANGUAGE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use mcpcensus_store::FailureKind;
 use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
@@ -14,7 +15,7 @@ use crate::net::content::media_type;
 use crate::net::json::parse_json;
 use crate::net::{Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, EXCERPT_BYTES};
 
-/// Most bytes of one answer read (a long tool list needs more than seed 000's 64 KB).
+/// Most bytes of one answer read (a long tool list needs more than the survey's 64 KB).
 pub const PROBE_ANSWER_CAP: usize = 1024 * 1024;
 /// Most bytes of one metadata document read.
 pub const METADATA_CAP: usize = 64 * 1024;
@@ -71,8 +72,8 @@ pub enum Stop {
     OutOfTime,
     /// Not an https URL: never requested.
     NotHttps,
-    /// No answer (connection, TLS, guard, ...).
-    Failed(String),
+    /// No answer (connection, TLS, guard, ...): its kind and words.
+    Failed(FailureKind, String),
 }
 
 impl Stop {
@@ -81,7 +82,18 @@ impl Stop {
             Stop::Budget => "the probe's 9 requests were spent".to_owned(),
             Stop::OutOfTime => "the probe's time ran out".to_owned(),
             Stop::NotHttps => "not an https URL: not requested".to_owned(),
-            Stop::Failed(e) => e.clone(),
+            Stop::Failed(_, e) => e.clone(),
+        }
+    }
+
+    /// The typed kind of the stop, for the request log.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            // The deep probe's own limits: its budget is a refusal to send, its time a timeout.
+            Stop::Budget => FailureKind::Refused,
+            Stop::OutOfTime => FailureKind::Timeout,
+            Stop::NotHttps => FailureKind::InvalidUrl,
+            Stop::Failed(kind, _) => *kind,
         }
     }
 }
@@ -159,7 +171,7 @@ impl<'a> ProbeClient<'a> {
             Ok(Err(e)) => stop_of(&e),
             Err(_) => Stop::OutOfTime,
         };
-        entry.failed(stop.describe());
+        entry.failed(stop.kind(), stop.describe());
         Err(stop)
     }
 
@@ -222,7 +234,7 @@ impl<'a> ProbeClient<'a> {
             Err(e) => {
                 entry.bytes(bytes);
                 let stop = stop_of(&e);
-                entry.failed(stop.describe());
+                entry.failed(stop.kind(), stop.describe());
                 Err(stop)
             }
         };
@@ -263,7 +275,7 @@ impl<'a> ProbeClient<'a> {
             Err(_) => Err(Stop::OutOfTime),
         };
         if let Err(stop) = &outcome {
-            entry.failed(stop.describe());
+            entry.failed(stop.kind(), stop.describe());
         }
         self.recorder.finish(entry);
         outcome
@@ -303,6 +315,6 @@ impl<'a> ProbeClient<'a> {
 fn stop_of(e: &FetchError) -> Stop {
     match e {
         FetchError::Timeout { .. } => Stop::OutOfTime,
-        other => Stop::Failed(other.to_string()),
+        other => Stop::Failed(other.failure_kind(), other.to_string()),
     }
 }

@@ -288,6 +288,7 @@ fn not_started(site: &SiteJob, run_id: &str) -> Record {
         Outcome::NotStarted,
         "not started: the run stopped before this site",
     )
+    .with_kind(mcpcensus_store::FailureKind::Interrupted)
 }
 
 /// Whatever was planned but not started is recorded as not started, so every line read is

@@ -25,7 +25,6 @@ pub use admission::AdmissionSettings;
 pub use crawl::{crawl, CrawlJob, Shutdown};
 // The scan's job types, re-exported: the pipeline is generic over the scanner.
 pub use crate::scan::{ScanFuture, Scanner, Seat, SiteJob, Work};
-pub use local::local_cause;
 pub use progress::{Counters, ProgressMode};
 pub use resume::DoneSet;
 pub use sink::{MemorySink, RecordSink, TeeSink};

@@ -5,16 +5,15 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{FailureKind, Outcome, Record};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::local::{local_cause, retry_delay, LOCAL_ATTEMPTS};
+use super::local::{retry_delay, LOCAL_ATTEMPTS};
 use super::progress::Counters;
 use super::seat::Place;
-use crate::scan::Scanner;
-use crate::scan::SiteJob;
+use crate::scan::{Scanned, Scanner, SiteJob};
 
 /// What every site task shares.
 pub(super) struct SiteContext {
@@ -44,10 +43,11 @@ pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJo
 async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>) -> Record {
     let mut attempt = 1;
     loop {
-        let record = scan_once(ctx, &site, place.clone()).await;
-        let Some(cause) = local_cause(&record) else {
-            return record;
+        let scanned = scan_once(ctx, &site, place.clone()).await;
+        let Some(resource) = scanned.local else {
+            return scanned.record;
         };
+        let cause = resource.name();
         ctx.counters.local_retries.fetch_add(1, Ordering::Relaxed);
         if attempt >= LOCAL_ATTEMPTS {
             tracing::error!(
@@ -56,11 +56,13 @@ async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>)
                 "this machine keeps running out of resources; stopping the run"
             );
             ctx.local_exhausted.cancel();
-            return site.record(
-                &ctx.run_id,
-                Outcome::NotStarted,
-                format!("not scanned: this machine ran out of resources ({cause})"),
-            );
+            return site
+                .record(
+                    &ctx.run_id,
+                    Outcome::NotStarted,
+                    format!("not scanned: this machine ran out of resources ({cause})"),
+                )
+                .with_kind(FailureKind::LocalResource);
         }
         tracing::warn!(
             cause,
@@ -76,14 +78,14 @@ async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>)
 }
 
 /// One scan in its own task, so a panic is caught there and becomes this site's record.
-async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Record {
+async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scanned {
     let scanner = ctx.scanner.clone();
     let run_id = ctx.run_id.clone();
     let job = site.clone();
     let mut handle = tokio::spawn(async move { scanner.scan(&job, &run_id, place).await });
     tokio::select! {
         joined = &mut handle => match joined {
-            Ok(record) => record,
+            Ok(scanned) => scanned,
             Err(e) if e.is_panic() => {
                 let text = panic_text(e.into_panic());
                 tracing::error!(panic = %text, "a site scan panicked");
@@ -92,12 +94,14 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Reco
                     Outcome::NotMeasured,
                     format!("internal error: the scan panicked: {text}"),
                 )
+                .with_kind(FailureKind::Internal)
+                .into()
             }
-            Err(_) => cut_record(ctx, site),
+            Err(_) => cut_record(ctx, site).into(),
         },
         _ = ctx.cut.cancelled() => {
             handle.abort();
-            cut_record(ctx, site)
+            cut_record(ctx, site).into()
         }
     }
 }
@@ -108,6 +112,7 @@ fn cut_record(ctx: &SiteContext, site: &SiteJob) -> Record {
         Outcome::NotStarted,
         "interrupted by shutdown before the scan finished",
     )
+    .with_kind(FailureKind::Interrupted)
 }
 
 fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {

@@ -57,7 +57,7 @@ impl Scanner for SlowScanner {
             self.peak.fetch_max(n, Ordering::SeqCst);
             tokio::time::sleep(self.delay).await;
             self.now.fetch_sub(1, Ordering::SeqCst);
-            job.record(run_id, Outcome::OutOfScope, "test")
+            job.record(run_id, Outcome::OutOfScope, "test").into()
         })
     }
 }

@@ -8,6 +8,7 @@ use mcpcensus_store::{Outcome, Record, StoreError};
 
 use super::tests::{job, list};
 use super::*;
+use crate::scan::Scanned;
 
 /// Panics on `panic.test`, fails like a process out of descriptors the first `local` times on
 /// `local.test`, answers `out_of_scope` otherwise.
@@ -27,9 +28,20 @@ impl Scanner for FaultyScanner {
                 panic!("boom at {}", job.input);
             }
             if job.input == "local.test" && self.local.fetch_sub(1, Ordering::SeqCst) > 0 {
-                return job.record(run_id, Outcome::Unreachable, out_of_descriptors());
+                let record = job.record(run_id, Outcome::Unreachable, out_of_descriptors());
+                return Scanned {
+                    record,
+                    local: Some(crate::net::LocalResource::FileDescriptors),
+                };
             }
-            job.record(run_id, Outcome::OutOfScope, "test")
+            if job.input == "says-local.test" {
+                // A server's words, exactly as the net layer renders this machine's own
+                // failure: with no typed flag, a verdict like any other.
+                return job
+                    .record(run_id, Outcome::Fail, out_of_descriptors())
+                    .into();
+            }
+            job.record(run_id, Outcome::OutOfScope, "test").into()
         })
     }
 
@@ -50,20 +62,28 @@ fn out_of_descriptors() -> String {
     format!("the site did not answer: {err}")
 }
 
-/// The OS's own text is not a cause: a site whose page says it is a verdict like any other.
-#[test]
-fn only_the_typed_rendering_counts_as_local() {
-    let site = job_record("DNS: Too many open files (os error 24)");
-    assert_eq!(local_cause(&site), None);
-    let local = job_record(&out_of_descriptors());
-    assert_eq!(
-        local_cause(&local),
-        Some("out of file descriptors (EMFILE)")
-    );
-}
-
-fn job_record(reason: &str) -> Record {
-    Record::new("run", 0, "x.test", 1, Outcome::Unreachable, reason)
+/// The words are not a cause: a site whose answer renders like this machine's failure gets
+/// its own verdict, the run goes on and ends complete.
+#[tokio::test(start_paused = true)]
+async fn only_the_typed_flag_counts_as_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = list(dir.path(), &["says-local.test", "a.test"]);
+    let scanner = Arc::new(FaultyScanner {
+        local: AtomicUsize::new(0),
+    });
+    let sink = MemorySink::default();
+    let out = sink.records.clone();
+    let summary = crawl(job(sources, Some(scanner), sink), Shutdown::default())
+        .await
+        .unwrap();
+    assert_eq!(summary.ending, Ending::Complete);
+    assert_eq!(summary.local_retries, 0);
+    let recs = out.lock().unwrap().clone();
+    let says = outcome_of(&recs, "says-local.test");
+    assert_eq!(says.outcome, Outcome::Fail);
+    assert!(says
+        .outcome_reason
+        .contains("local resource: out of file descriptors"));
 }
 
 fn outcome_of<'a>(records: &'a [Record], input: &str) -> &'a Record {
@@ -90,6 +110,10 @@ async fn a_panicking_scan_yields_a_record_and_local_failures_are_retried() {
     assert_eq!(recs.len(), 4);
     let panicked = outcome_of(&recs, "panic.test");
     assert_eq!(panicked.outcome, Outcome::NotMeasured);
+    assert_eq!(
+        panicked.reason_kind,
+        Some(mcpcensus_store::FailureKind::Internal)
+    );
     assert!(
         panicked
             .outcome_reason
@@ -131,6 +155,10 @@ async fn a_machine_that_keeps_failing_locally_stops_the_run() {
     let recs = out.lock().unwrap().clone();
     let local = outcome_of(&recs, "local.test");
     assert_eq!(local.outcome, Outcome::NotStarted, "never a site verdict");
+    assert_eq!(
+        local.reason_kind,
+        Some(mcpcensus_store::FailureKind::LocalResource)
+    );
 }
 
 /// Fails from its `fail_at`th write on.

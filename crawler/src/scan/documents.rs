@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{HeaderMap, StatusCode};
-use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog, FailureKind};
 use tokio::time::Instant;
 use url::Url;
 
@@ -31,11 +31,11 @@ pub async fn fetch_documents(
     site: &mut SiteScan,
     doc_cap: usize,
     excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> Result<Discovery, String> {
+) -> Result<Discovery, (FailureKind, String)> {
     let mut found = Discovery::default();
     let (home_url, home) = match locate(site, doc_cap, excluded).await {
         Located::Home(url, fetched) => (url, fetched),
-        Located::Left(reason) => return Err(reason),
+        Located::Left(kind, reason) => return Err((kind, reason)),
         Located::NoAnswer(e) => {
             found.home_failure = Some(e);
             return Ok(found);

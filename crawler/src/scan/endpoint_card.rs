@@ -1,9 +1,9 @@
-//! Seed 002's third place, `<endpoint>/server-card`: one GET, for the endpoint seed 000 chose
-//! on the measured site, after the session.
+//! The discovery audit's third place, `<endpoint>/server-card`: one GET, for the endpoint the
+//! survey chose on the measured site, after the session.
 //!
 //! Why after: the session opens only with its 12 s left before the site deadline. A GET before
 //! it would take from that time (its own wait plus the per-host gap before the first POST) and
-//! would change the session seed 000 reproduces; the card can wait, the session cannot. After
+//! would change the session the survey reproduces; the card can wait, the session cannot. After
 //! the session (or in its place, when it was refused for too little time) the GET gets at most
 //! `DOCUMENT_TIMEOUT`, politeness waits included, and stops `DEADLINE_MARGIN` short of the site
 //! deadline so a slow card never turns a measured site into "the deadline passed".

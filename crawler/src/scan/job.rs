@@ -4,9 +4,10 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use mcpcensus_store::{now_ms, Outcome, Record};
+use mcpcensus_store::{now_ms, FailureKind, Outcome, Record};
 
 use crate::input::{Planned, Target};
+use crate::net::LocalResource;
 
 /// A site to scan and where it came from.
 #[derive(Debug, Clone)]
@@ -83,25 +84,43 @@ impl Work {
             Planned::Registry { name } => Work::Scan(SiteJob::registry(&name, input, input_line)),
             Planned::Excluded { target, listed } => {
                 let reason = crate::input::excluded_reason(&listed);
-                Work::Done(Box::new(job(target).record(
-                    run_id,
-                    Outcome::Excluded,
-                    reason,
-                )))
+                let record = job(target).record(run_id, Outcome::Excluded, reason);
+                Work::Done(Box::new(record.with_kind(FailureKind::OptedOut)))
             }
-            Planned::Invalid { reason } => Work::Done(Box::new(Record::new(
-                run_id,
-                now_ms(),
-                input,
-                input_line,
-                Outcome::InvalidInput,
-                reason,
-            ))),
+            Planned::Invalid { reason } => Work::Done(Box::new(
+                Record::new(
+                    run_id,
+                    now_ms(),
+                    input,
+                    input_line,
+                    Outcome::InvalidInput,
+                    reason,
+                )
+                .with_kind(FailureKind::Input),
+            )),
         })
     }
 }
 
-pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Record> + Send + 'a>>;
+/// What one scan hands the run: the record and, apart from it, the typed flag the net layer
+/// set when this machine ran out of a resource during the scan (the run retries such a site
+/// and never reads a record's text to decide).
+#[derive(Debug)]
+pub struct Scanned {
+    pub record: Record,
+    pub local: Option<LocalResource>,
+}
+
+impl From<Record> for Scanned {
+    fn from(record: Record) -> Scanned {
+        Scanned {
+            record,
+            local: None,
+        }
+    }
+}
+
+pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Scanned> + Send + 'a>>;
 
 /// The crawl's hold on one site's place among the sites scanned at once (`--concurrency`).
 /// A scan steps out of it while it waits its turn on a shared address, so a waiting site does

@@ -3,7 +3,7 @@
 //! each site where it serves. Only the homepage follows redirects; the session never does.
 
 use http::header::LOCATION;
-use mcpcensus_store::{DocumentKind, RedirectHop};
+use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
 use url::Url;
 
 use super::documents::{log_answer, Fetched, DOCUMENT_TIMEOUT};
@@ -20,8 +20,9 @@ pub const MAX_REDIRECTS: usize = 5;
 pub(super) enum Located {
     /// The final URL and its answer (logged as the homepage document).
     Home(Url, Fetched),
-    /// The redirects left the site, looped, went on too long or to `http://`: not measured.
-    Left(String),
+    /// The redirects left the site, looped, went on too long, to `http://` or to an opted-out
+    /// host: not measured, with the reason's kind.
+    Left(FailureKind, String),
     /// An origin's robots.txt got no answer (nothing answers there: unreachable).
     NoAnswer(FetchError),
 }
@@ -79,34 +80,37 @@ pub(super) async fn locate(
             location: location.clone(),
         });
         let Ok(target) = url.join(location.trim()) else {
-            return Located::Left(format!(
-                "redirects to an address that does not parse ({location}); not followed"
-            ));
+            return Located::Left(
+                FailureKind::Redirect,
+                format!("redirects to an address that does not parse ({location}); not followed"),
+            );
         };
         let host = target.host_str().unwrap_or_default().to_owned();
+        let redirect = |reason: String| Some((FailureKind::Redirect, reason));
         let refusal = if target.scheme() != "https" {
-            Some(format!("redirects to http:// ({target}); not followed"))
+            redirect(format!("redirects to http:// ({target}); not followed"))
         } else if !within.as_ref().is_some_and(|s| s.contains(&target)) {
-            Some(format!(
+            redirect(format!(
                 "redirects to another site ({target}); not followed"
             ))
         } else if seen.contains(&target) {
-            Some(format!(
+            redirect(format!(
                 "redirects in a loop (back to {target}); not followed"
             ))
         } else if site.record.redirects.len() > MAX_REDIRECTS {
-            Some(format!(
+            redirect(format!(
                 "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
             ))
         } else if excluded(&host) {
-            Some(format!(
-                "redirects to {target}, on a host the exclusion list names; not requested"
+            Some((
+                FailureKind::OptedOut,
+                format!("redirects to {target}, on a host the exclusion list names; not requested"),
             ))
         } else {
             None
         };
-        if let Some(reason) = refusal {
-            return Located::Left(reason);
+        if let Some((kind, reason)) = refusal {
+            return Located::Left(kind, reason);
         }
         seen.push(target.clone());
         url = target;

@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{FailureKind, Outcome, Record};
 use url::Url;
 
-use super::job::{ScanFuture, Scanner, Seat, SiteJob, Work};
+use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 use super::scanner::SiteScanner;
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::Exchange;
+use crate::net::{Exchange, LocalResource, SiteClient};
 use crate::probe::{self, RegistryError, Resolved};
 
 /// Why a registry name gave no scan.
@@ -22,6 +22,24 @@ pub enum RegistryScanError {
     Lookup(#[from] RegistryError),
     #[error("the registry entry's remote {0} is not a usable address")]
     NotUsable(Url),
+}
+
+impl RegistryScanError {
+    /// The record's typed kind of a lookup that gave no scan.
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            Self::Lookup(e) => e.failure_kind(),
+            Self::NotUsable(_) => FailureKind::InvalidUrl,
+        }
+    }
+}
+
+/// A registry name's scan: the record (or why there is none) and the typed flag of a local
+/// resource that ran out in the lookup or the scan.
+#[derive(Debug)]
+pub struct RegistryScan {
+    pub result: Result<(Record, Vec<Exchange>), RegistryScanError>,
+    pub local: Option<LocalResource>,
 }
 
 impl SiteScanner {
@@ -34,9 +52,30 @@ impl SiteScanner {
         registry: &str,
         run_id: &str,
         keep: bool,
-    ) -> Result<(Record, Vec<Exchange>), RegistryScanError> {
+    ) -> RegistryScan {
         let client = self.net().site_client();
-        let endpoint = match probe::resolve(&client, registry, name).await? {
+        let mut local = None;
+        let result = self
+            .lookup_and_scan(&client, job, name, registry, run_id, keep, &mut local)
+            .await;
+        RegistryScan {
+            result,
+            local: client.local_failure().or(local),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn lookup_and_scan(
+        &self,
+        client: &SiteClient,
+        job: &SiteJob,
+        name: &str,
+        registry: &str,
+        run_id: &str,
+        keep: bool,
+        local: &mut Option<LocalResource>,
+    ) -> Result<(Record, Vec<Exchange>), RegistryScanError> {
+        let endpoint = match probe::resolve(client, registry, name).await? {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
                 r.input.clone_from(&job.input);
@@ -58,8 +97,11 @@ impl SiteScanner {
                 None => return Err(RegistryScanError::NotUsable(endpoint)),
                 Some(Work::Done(record)) => (*record, Vec::new()),
                 Some(Work::Scan(site)) => {
-                    self.scan_keeping(&site, run_id, keep, Some(&endpoint))
-                        .await
+                    let (scanned, transcript) = self
+                        .scan_keeping(&site, run_id, keep, Some(&endpoint))
+                        .await;
+                    *local = scanned.local;
+                    (scanned.record, transcript)
                 }
             },
         )
@@ -74,28 +116,32 @@ pub struct CrawlScanner {
 }
 
 impl CrawlScanner {
-    async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Record {
+    async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Scanned {
         let Some(name) = &job.registry else {
             return self.sites.scan_in_seat(job, run_id, seat).await;
         };
         let Some(registry) = &self.registry else {
-            return job.record(
-                run_id,
-                Outcome::InvalidInput,
-                "a registry name: crawl with --registry URL to look it up",
-            );
+            let reason = "a registry name: crawl with --registry URL to look it up";
+            let record = job.record(run_id, Outcome::InvalidInput, reason);
+            return record.with_kind(FailureKind::Input).into();
         };
-        match self
+        let scan = self
             .sites
             .scan_registry(job, name, registry, run_id, false)
-            .await
-        {
+            .await;
+        let record = match scan.result {
             Ok((record, _)) => record,
-            Err(e) => job.record(
-                run_id,
-                Outcome::NotMeasured,
-                format!("registry lookup failed: {e}"),
-            ),
+            Err(e) => job
+                .record(
+                    run_id,
+                    Outcome::NotMeasured,
+                    format!("registry lookup failed: {e}"),
+                )
+                .with_kind(e.failure_kind()),
+        };
+        Scanned {
+            record,
+            local: scan.local,
         }
     }
 }

@@ -5,13 +5,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpcensus_store::{DocumentKind, Outcome, Record};
+use mcpcensus_store::{DocumentKind, FailureKind, Outcome, Record};
 use tokio::time::Instant;
 use url::Url;
 
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
-use super::job::{ScanFuture, Scanner, Seat, SiteJob};
+use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob};
 use super::reasons;
 use super::robots::all_disallowed;
 use super::site::SiteScan;
@@ -68,7 +68,8 @@ impl SiteScanner {
         if !self.warned_contact.swap(true, Ordering::Relaxed) {
             tracing::warn!(
                 address = %ip,
-                "crawling addresses outside --allow-net without an operator contact: set                  net.contact (or --contact) so site owners know who to write to"
+                "crawling addresses outside --allow-net without an operator contact: set \
+                 net.contact (or --contact) so site owners know who to write to"
             );
         }
     }
@@ -87,19 +88,20 @@ impl SiteScanner {
     }
 
     /// The scan of an endpoint given rather than discovered (a registry entry's remote): no
-    /// discovery, seed 000's session and, when deep, the probe; with the full transcript.
+    /// discovery, the survey's session and, when deep, the probe; with the full transcript.
     pub async fn scan_endpoint_with_transcript(
         &self,
         job: &SiteJob,
         run_id: &str,
         endpoint: &Url,
     ) -> (Record, Vec<Exchange>) {
-        self.scan_keeping(job, run_id, true, Some(endpoint)).await
+        let (scanned, transcript) = self.scan_keeping(job, run_id, true, Some(endpoint)).await;
+        (scanned.record, transcript)
     }
 
     /// The crawl's scan, stepping out of its place among the sites scanned at once while it
     /// waits its turn on a shared address.
-    pub async fn scan_in_seat(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Record {
+    pub async fn scan_in_seat(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Scanned {
         let how = How {
             keep: false,
             given: None,
@@ -115,7 +117,8 @@ impl SiteScanner {
         job: &SiteJob,
         run_id: &str,
     ) -> (Record, Vec<Exchange>) {
-        self.scan_keeping(job, run_id, true, None).await
+        let (scanned, transcript) = self.scan_keeping(job, run_id, true, None).await;
+        (scanned.record, transcript)
     }
 
     pub(super) async fn scan_keeping(
@@ -124,7 +127,7 @@ impl SiteScanner {
         run_id: &str,
         keep: bool,
         given: Option<&Url>,
-    ) -> (Record, Vec<Exchange>) {
+    ) -> (Scanned, Vec<Exchange>) {
         let how = How {
             keep,
             given,
@@ -138,7 +141,7 @@ impl SiteScanner {
         job: &SiteJob,
         run_id: &str,
         how: How<'_>,
-    ) -> (Record, Vec<Exchange>) {
+    ) -> (Scanned, Vec<Exchange>) {
         let How { keep, given, seat } = how;
         let started = Instant::now();
         let deadline = started + self.settings.site_deadline;
@@ -147,9 +150,9 @@ impl SiteScanner {
             Ok(u) => u,
             Err(e) => {
                 let mut r = record;
-                r.outcome = Outcome::InvalidInput;
-                r.outcome_reason = format!("origin does not parse: {e}");
-                return (r, Vec::new());
+                let reason = format!("origin does not parse: {e}");
+                r.set_verdict(Outcome::InvalidInput, Some(FailureKind::Input), reason);
+                return (r.into(), Vec::new());
             }
         };
         let mut site = SiteScan::new(record, self.net.site_client(), deadline, origin);
@@ -179,18 +182,26 @@ impl SiteScanner {
             done = waits.deadline(deadline, work) => done,
         };
         if let Some(reason) = site.ended_early.take() {
-            site.set_verdict(Outcome::NotMeasured, reason);
+            site.set_verdict(Outcome::NotMeasured, Some(FailureKind::Answer), reason);
         } else if finished.is_none() || site.hit_deadline {
             let secs = self.settings.site_deadline.as_secs();
             site.set_verdict(
                 Outcome::NotMeasured,
+                Some(FailureKind::Deadline),
                 format!("the site deadline ({secs} s) passed before the scan finished"),
             );
         }
         site.record.timings.total_ms =
             u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
         let transcript = site.take_transcript();
-        (site.record, transcript)
+        let local = site.client.local_failure();
+        (
+            Scanned {
+                record: site.record,
+                local,
+            },
+            transcript,
+        )
     }
 
     /// The site's turn on its address: sites sharing one take turns, so shared hosting is
@@ -224,7 +235,12 @@ impl SiteScanner {
         let addresses = match resolved.await {
             Ok(a) => a,
             Err(e) => {
-                site.set_verdict(Outcome::Unreachable, reasons::resolve(&e));
+                site.client.note_resolve_error(&e);
+                site.set_verdict(
+                    Outcome::Unreachable,
+                    Some(e.failure_kind()),
+                    reasons::resolve(&e),
+                );
                 return None;
             }
         };
@@ -249,10 +265,12 @@ impl SiteScanner {
             match opted_out {
                 Some((ip, refusal)) => site.set_verdict(
                     Outcome::Excluded,
+                    Some(FailureKind::OptedOut),
                     format!("excluded: {ip} is {refusal}, named by the IP-range opt-outs (--exclude-net); no connection made"),
                 ),
                 None => site.set_verdict(
                     Outcome::NotMeasured,
+                    Some(FailureKind::Guard),
                     format!("refused by the address guard: {ip} is {refusal}"),
                 ),
             }
@@ -266,6 +284,7 @@ impl SiteScanner {
             if endpoint.scheme() != "https" {
                 site.set_verdict(
                     Outcome::NotMeasured,
+                    Some(FailureKind::InvalidUrl),
                     format!("the endpoint {endpoint} is not an https URL: not opened"),
                 );
             } else {
@@ -284,28 +303,34 @@ impl SiteScanner {
         site.record.timings.discovery_ms = Some(ms(discovery_started.elapsed()));
         let mut found = match found {
             Ok(found) => found,
-            Err(reason) => {
-                site.set_verdict(Outcome::NotMeasured, reason);
+            Err((kind, reason)) => {
+                site.set_verdict(Outcome::NotMeasured, Some(kind), reason);
                 return;
             }
         };
         if let Some(e) = &found.home_failure {
-            site.set_verdict(Outcome::Unreachable, reasons::no_answer(e));
+            let kind = Some(e.failure_kind());
+            site.set_verdict(Outcome::Unreachable, kind, reasons::no_answer(e));
             return;
         }
         if all_disallowed(site) {
             site.set_verdict(
                 Outcome::Excluded,
+                Some(FailureKind::Robots),
                 "excluded: the site's robots.txt disallows every document the survey fetches; \
                  none was requested",
             );
             return;
         }
-        // Seed 002's audit of the documents found; redone below with `<endpoint>/server-card`.
+        // The discovery audit of the documents found; redone below with `<endpoint>/server-card`.
         audit_site(&found, &site.origin).apply_to(&mut site.record);
         site.record.surface = found.surface();
         let Some(measured) = d::Site::from_origin(&site.origin) else {
-            site.set_verdict(Outcome::InvalidInput, "the origin has no host");
+            site.set_verdict(
+                Outcome::InvalidInput,
+                Some(FailureKind::Input),
+                "the origin has no host",
+            );
             return;
         };
         let choice = select_endpoint(&measured, found.candidates(&site.origin), |host| {
@@ -314,12 +339,12 @@ impl SiteScanner {
         site.record.discovered_via = choice.via;
         site.record.endpoint = choice.endpoint.as_ref().map(Url::to_string);
         let Some(endpoint) = choice.endpoint else {
-            let (outcome, mut reason) = without_endpoint(found.mcp_signal, &site.record);
+            let (outcome, kind, mut reason) = without_endpoint(found.mcp_signal, &site.record);
             if let Some((url, why)) = choice.rejected.first() {
                 reason.push_str(&format!(" (passed over {url}: {})", why.describe()));
             }
-            site.set_verdict(outcome, reason);
-            // Seed 003: "An address that starts with http:// is not probed: no request is
+            site.set_verdict(outcome, Some(kind), reason);
+            // The deep probe: "An address that starts with http:// is not probed: no request is
             // made. The server is recorded as not served over HTTPS and shown as To migrate."
             let plain = choice
                 .rejected
@@ -334,6 +359,7 @@ impl SiteScanner {
         if choice.excluded_subdomain {
             site.set_verdict(
                 Outcome::NotMeasured,
+                Some(FailureKind::OptedOut),
                 format!(
                     "the endpoint {endpoint} is on a subdomain the exclusion list names; \
                      not requested"
@@ -351,7 +377,7 @@ impl SiteScanner {
         }
     }
 
-    /// Seed 003's deep probe, with its own budget of 9 requests; it ends before the site
+    /// The deep probe, with its own budget of 9 requests; it ends before the site
     /// deadline, by the same margin as the endpoint card's GET.
     async fn deep_probe(&self, site: &mut SiteScan, endpoint: &Url) {
         let started = Instant::now();
@@ -366,7 +392,7 @@ impl SiteScanner {
         site.record.timings.probe_ms = Some(ms(started.elapsed()));
     }
 
-    /// Seed 000's capped session; it refuses itself when under 12 s are left.
+    /// The survey's capped session; it refuses itself when under 12 s are left.
     async fn open_session(&self, site: &mut SiteScan, endpoint: &Url) {
         let started = Instant::now();
         let opts = SessionOptions {
@@ -384,20 +410,35 @@ impl SiteScanner {
 
 /// The verdict when no document names an endpoint the scan opens and `/mcp` gave no signal.
 ///
-/// Seed 000: "It is out of scope when no document names an endpoint the scan opens and /mcp
+/// The survey: "It is out of scope when no document names an endpoint the scan opens and /mcp
 /// answered without signalling MCP." A `/mcp` that did not answer at all is therefore not out
 /// of scope: the check is not measured ("no answer"). A 3xx is not followed: "a 3xx answer is
 /// reported as "redirects; not followed", and the check is not measured". Any other answer
 /// without a signal (a 401 included: "A 401 does not count") is out of scope.
-fn without_endpoint(signal: Option<d::McpSignal>, record: &Record) -> (Outcome, String) {
+fn without_endpoint(
+    signal: Option<d::McpSignal>,
+    record: &Record,
+) -> (Outcome, FailureKind, String) {
     use d::{McpSignal, NoSignalReason};
     match signal {
         Some(McpSignal::NoSignal {
             why: NoSignalReason::Redirect,
-        }) => (Outcome::NotMeasured, REDIRECT_REASON.to_owned()),
+        }) => (
+            Outcome::NotMeasured,
+            FailureKind::Redirect,
+            REDIRECT_REASON.to_owned(),
+        ),
         Some(McpSignal::NoSignal {
             why: NoSignalReason::NoAnswer,
         }) => {
+            let logged = record
+                .requests
+                .iter()
+                .rev()
+                .find(|q| q.purpose == DocumentKind::McpPath.as_str());
+            let kind = logged
+                .and_then(|q| q.error_kind)
+                .unwrap_or(FailureKind::NoEndpoint);
             let detail = record
                 .documents
                 .iter()
@@ -408,6 +449,7 @@ fn without_endpoint(signal: Option<d::McpSignal>, record: &Record) -> (Outcome, 
                 .unwrap_or_default();
             (
                 Outcome::NotMeasured,
+                kind,
                 format!(
                     "no document names an endpoint the scan opens, and the GET of /mcp got \
                      no answer{detail}: not measured"
@@ -416,6 +458,7 @@ fn without_endpoint(signal: Option<d::McpSignal>, record: &Record) -> (Outcome, 
         }
         _ => (
             Outcome::OutOfScope,
+            FailureKind::NoEndpoint,
             "out of scope: no document names an endpoint the scan opens, \
              and /mcp answered without signalling MCP"
                 .to_owned(),

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{FailureKind, Outcome, Record};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use url::Url;
@@ -131,9 +131,14 @@ impl SiteScan {
         })
     }
 
-    pub fn set_verdict(&mut self, outcome: Outcome, reason: impl Into<String>) {
-        self.record.outcome = outcome;
-        self.record.outcome_reason = reason.into();
+    /// Sets the verdict with its reason's typed kind (`None` only for pass).
+    pub fn set_verdict(
+        &mut self,
+        outcome: Outcome,
+        kind: Option<FailureKind>,
+        reason: impl Into<String>,
+    ) {
+        self.record.set_verdict(outcome, kind, reason);
     }
 
     /// The site deadline: its budget runs on the server's time, so it moves later by every
@@ -208,7 +213,7 @@ impl SiteScan {
                 entry.answered(h.status, &h.headers);
                 self.note_pause(h.status, &h.headers, false);
             }
-            Err(e) => entry.failed(e.to_string()),
+            Err(e) => entry.fetch_failed(e),
         }
         if let Ok(h) = &result {
             entry.took(h.elapsed);
@@ -263,10 +268,10 @@ impl SiteScan {
                 entry.read_body(&r.body, r.body.len() as u64);
                 entry.took(r.elapsed);
                 if r.truncated {
-                    entry.failed(CUT_AT_CAP.to_owned());
+                    entry.failed(FailureKind::BodyCap, CUT_AT_CAP.to_owned());
                 }
             }
-            Err(e) => entry.failed(e.to_string()),
+            Err(e) => entry.fetch_failed(e),
         }
         if matches!(result, Err(FetchError::Timeout { .. })) && self.remaining().is_zero() {
             self.hit_deadline = true;

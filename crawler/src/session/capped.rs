@@ -1,6 +1,6 @@
 //! The capped session itself: at most three POSTs within 12 s, never a redirect followed.
 //!
-//! Seed 000: "the scan opens one MCP session over Streamable HTTP with at most 3 POST requests:
+//! The survey: "the scan opens one MCP session over Streamable HTTP with at most 3 POST requests:
 //! initialize, offering protocol version 2025-11-25 and accepting the version the server
 //! answers; the notifications/initialized notification; and tools/list, sent only when the
 //! server declares the tools capability. Each later request echoes the Mcp-Session-Id the server
@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::Outcome;
+use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
@@ -31,9 +31,9 @@ use crate::net::{
     Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, TimeoutPhase, EXCERPT_BYTES,
 };
 
-/// Time for the whole session (seed 000: "The session has 12 s in all").
+/// Time for the whole session (the survey: "The session has 12 s in all").
 pub const SESSION_BUDGET: Duration = Duration::from_secs(12);
-/// Most bytes of one answer read (seed 000: "up to 64 KB").
+/// Most bytes of one answer read (the survey: "up to 64 KB").
 pub const ANSWER_CAP: usize = 64 * 1024;
 /// Default cap on the tools kept in `tool_names` and `tools`.
 pub const DEFAULT_TOOLS_CAP: NonZeroUsize = match NonZeroUsize::new(200) {
@@ -53,7 +53,7 @@ pub struct SessionOptions {
     pub tools_cap: NonZeroUsize,
     /// Keep every request and answer in full for `mcpcensus check --explain`.
     pub keep_exchanges: bool,
-    /// Time for the whole session: [`SESSION_BUDGET`] as the seed sets it; tests shorten it.
+    /// Time for the whole session: [`SESSION_BUDGET`] as the survey sets it; tests shorten it.
     pub budget: Duration,
 }
 
@@ -68,7 +68,7 @@ impl Default for SessionOptions {
 }
 
 /// True when a session may be opened: at least [`SESSION_BUDGET`] is left before the site's
-/// deadline (seed 000: "it is opened only when the scan has that long left before its
+/// deadline (the survey: "it is opened only when the scan has that long left before its
 /// deadline, so a slow server never cuts the scan short").
 pub fn can_open(now: Instant, site_deadline: Instant) -> bool {
     fits(now, site_deadline, SESSION_BUDGET)
@@ -199,6 +199,7 @@ impl Session<'_> {
         self.report.exchanges = self.recorder.transcript.take().unwrap_or_default();
         self.report.outcome = decision.outcome;
         self.report.reason = decision.reason;
+        self.report.reason_kind = decision.kind;
         self.report.defect = decision.defect;
         if decision.outcome != Outcome::Partial {
             // The challenge is kept only when it made the verdict.
@@ -244,8 +245,8 @@ impl Session<'_> {
         request.headers = headers;
         let mut head = match self.send(request).await {
             Ok(head) => head,
-            Err((error, reply)) => {
-                entry.failed(error);
+            Err((kind, error, reply)) => {
+                entry.failed(kind, error);
                 return self.record(entry, reply);
             }
         };
@@ -275,7 +276,7 @@ impl Session<'_> {
     }
 
     /// Sends the request; without an answer's head, the log's error and the reply.
-    async fn send(&self, request: FetchRequest) -> Result<FetchHead, (String, Reply)> {
+    async fn send(&self, request: FetchRequest) -> Result<FetchHead, (FailureKind, String, Reply)> {
         // The request's own timeout leaves our waits out, and so does this outer bound.
         let waits = self.client.waits();
         let sent = waits.deadline(self.deadline(), self.client.fetch_head(request));
@@ -287,8 +288,12 @@ impl Session<'_> {
                 phase: TimeoutPhase::Headers | TimeoutPhase::Body,
                 ..
             }))
-            | None => Err((OUT_OF_TIME.to_owned(), Reply::OutOfTime)),
-            Some(Err(err)) => Err((err.to_string(), Reply::NoAnswer(err))),
+            | None => Err((
+                FailureKind::Timeout,
+                OUT_OF_TIME.to_owned(),
+                Reply::OutOfTime,
+            )),
+            Some(Err(err)) => Err((err.failure_kind(), err.to_string(), Reply::NoAnswer(err))),
         }
     }
 
@@ -337,11 +342,11 @@ impl Session<'_> {
             }
             // An error status fails on its status alone; its body only refines the reason.
             Err(err) if !head.status.is_success() => {
-                entry.failed(err.to_string());
+                entry.fetch_failed(&err);
                 Ok(None)
             }
             Err(err) => {
-                entry.failed(err.to_string());
+                entry.fetch_failed(&err);
                 Err(match err {
                     FetchError::Timeout { .. } => Reply::OutOfTime,
                     err => Reply::Broken(err),

@@ -1,4 +1,4 @@
-//! The capped MCP session of seed 000: `initialize`, `notifications/initialized` and, when the
+//! The survey's capped MCP session: `initialize`, `notifications/initialized` and, when the
 //! server declares tools, `tools/list` — at most three POSTs in 12 s, no redirect followed, no
 //! other method ever sent — and the verdict it gives (`pass`, `partial`, `fail`, `not_measured`).
 //!

@@ -1,6 +1,6 @@
 //! What a session hands back: the verdict, what it learned, and what it sent and received.
 
-use mcpcensus_store::{FirstToolNames, Outcome, Record, RequestLog, ToolInfo};
+use mcpcensus_store::{FailureKind, FirstToolNames, Outcome, Record, RequestLog, ToolInfo};
 
 use crate::net::Exchange;
 
@@ -11,7 +11,9 @@ pub struct SessionReport {
     pub outcome: Outcome,
     /// Why, in words a site owner understands, naming the step that decided.
     pub reason: String,
-    /// Seed 000's defect flag (see `verdict.rs` for how it is read).
+    /// The reason's typed kind; `None` for pass and partial.
+    pub reason_kind: Option<FailureKind>,
+    /// The survey's defect flag (see `verdict.rs` for how it is read).
     pub defect: bool,
     /// `protocolVersion` of the `initialize` result.
     pub protocol_version: Option<String>,
@@ -45,6 +47,7 @@ impl SessionReport {
         Self {
             outcome: Outcome::NotMeasured,
             reason: String::new(),
+            reason_kind: None,
             defect: false,
             protocol_version: None,
             session_id_issued: false,
@@ -66,6 +69,7 @@ impl SessionReport {
     pub fn apply_to(&self, record: &mut Record) {
         record.outcome = self.outcome;
         record.outcome_reason.clone_from(&self.reason);
+        record.reason_kind = self.reason_kind;
         record.defect = self.defect;
         record.protocol_version.clone_from(&self.protocol_version);
         record.session_id_issued = self.session_id_issued;

@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-/// The protocol version offered in `initialize` (seed 000: "offering protocol version 2025-11-25").
+/// The protocol version offered in `initialize` (the survey: "offering protocol version
+/// 2025-11-25").
 pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 /// The `clientInfo.name` sent in `initialize`.
 pub const CLIENT_NAME: &str = "mcpcensus";
@@ -18,7 +19,7 @@ pub const TOOLS_LIST_ID: u64 = 2;
 
 /// `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{...}}` with our client info.
 pub fn initialize_body() -> String {
-    // serde_json escapes the two strings; the layout is fixed text so member order is the seed's.
+    // serde_json escapes the two strings; the layout is fixed text so member order is the survey's.
     let name = Value::from(CLIENT_NAME);
     let version = Value::from(CLIENT_VERSION);
     format!(

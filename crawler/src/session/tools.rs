@@ -19,7 +19,7 @@ impl ToolList {
         self.tools.iter().map(|t| t.name.clone()).collect()
     }
 
-    /// The first 25 names (seed 000: "the record keeps up to 25 tool names").
+    /// The first 25 names (the survey: "the record keeps up to 25 tool names").
     pub fn first_names(&self) -> FirstToolNames {
         let names = self.tools.iter().take(FIRST_TOOL_NAMES);
         FirstToolNames(names.map(|t| t.name.clone()).collect())

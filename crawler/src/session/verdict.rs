@@ -1,12 +1,12 @@
-//! Seed 000's verdict on each answer of the session, with a reason a site owner can read.
+//! The survey's verdict on each answer of the session, with a reason a site owner can read.
 //!
-//! The seed's rules name kinds of answers ("403, 429, a 5xx", "a JSON-RPC error", "another error
+//! The survey's rules name kinds of answers ("403, 429, a 5xx", "a JSON-RPC error", "another error
 //! status"), not steps, so every answer is judged by the same rules and the first one that
 //! decides ends the session. A failing `tools/list` therefore decides too: a 500 there is not
 //! measured and a JSON-RPC error there fails, rather than falling back to a partial (the partial
 //! is for a server that "lists no tool", which a failed `tools/list` has not said).
 //!
-//! Defects. The seed: "It fails when the handshake answers an HTML page, a body that holds no
+//! Defects. The survey: "It fails when the handshake answers an HTML page, a body that holds no
 //! JSON-RPC answer, a JSON-RPC error, or another error status, and an HTML page or an answer with
 //! no JSON-RPC result is a defect." The defect sentence says "result" where the sentence before
 //! says "answer", so it is read literally: every failing answer that carries no JSON-RPC result
@@ -15,7 +15,7 @@
 //! count, "A JSON-RPC result counts only in a 2xx answer", but the server did answer the call).
 //!
 //! The notification. "Of the notification's answer only the status and the headers are read."
-//! Its status is judged like any other (the seed's "handshake" is the lifecycle's initialization,
+//! Its status is judged like any other (the survey's "handshake" is the lifecycle's initialization,
 //! which ends with this notification): a 3xx is not followed, a 401 with a challenge is partial,
 //! 403/429/5xx are not measured, another 4xx fails. Its body is never read, so any 2xx (202 as the
 //! SDKs answer, 200, 204) lets the session go on, whatever it carries.
@@ -32,13 +32,13 @@
 use std::time::Duration;
 
 use http::StatusCode;
-use mcpcensus_store::Outcome;
+use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::Value;
 
 use crate::mcp::{Answer, Body, RpcError};
 use crate::net::{FetchError, TimeoutPhase};
 
-/// The reason given for any 3xx, word for word as the seed reports it.
+/// The reason given for any 3xx, word for word as the survey reports it.
 pub const REDIRECT_REASON: &str = "redirects; not followed";
 
 /// The session's three requests.
@@ -91,7 +91,9 @@ pub struct Decision {
     pub outcome: Outcome,
     /// Why, naming the step.
     pub reason: String,
-    /// Seed 000's defect flag.
+    /// The reason's typed kind; `None` for pass and partial.
+    pub kind: Option<FailureKind>,
+    /// The survey's defect flag.
     pub defect: bool,
 }
 
@@ -100,14 +102,29 @@ impl Decision {
         Self {
             outcome,
             reason: reason.into(),
+            kind: None,
             defect,
+        }
+    }
+
+    /// A verdict other than pass or partial, with its reason's kind.
+    fn failed(
+        outcome: Outcome,
+        kind: FailureKind,
+        reason: impl Into<String>,
+        defect: bool,
+    ) -> Self {
+        Self {
+            kind: Some(kind),
+            ..Self::new(outcome, reason, defect)
         }
     }
 
     /// Not measured: too little time left in the scan to open the session.
     pub fn too_little_time(budget: Duration) -> Self {
-        Self::new(
+        Self::failed(
             Outcome::NotMeasured,
+            FailureKind::Deadline,
             format!(
                 "too little time left in the scan to open the {} session: not measured",
                 seconds(budget)
@@ -164,8 +181,9 @@ pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
     match reply {
         Reply::NoAnswer(err) => Judged::Decided(no_answer(step, err, budget)),
         Reply::OutOfTime => Judged::Decided(out_of_time(step, budget)),
-        Reply::Broken(err) => Judged::Decided(Decision::new(
+        Reply::Broken(err) => Judged::Decided(Decision::failed(
             Outcome::NotMeasured,
+            err.failure_kind(),
             format!(
                 "the connection broke while {name}'s answer was being read ({}): not measured",
                 short_error(err)
@@ -189,14 +207,20 @@ fn judge_answer(
 ) -> Judged {
     let name = step.method();
     let not_measured = |what: String| {
-        Judged::Decided(Decision::new(
+        Judged::Decided(Decision::failed(
             Outcome::NotMeasured,
+            FailureKind::Answer,
             format!("{name} answered {what}: not measured"),
             false,
         ))
     };
     if status.is_redirection() {
-        return Judged::Decided(Decision::new(Outcome::NotMeasured, REDIRECT_REASON, false));
+        return Judged::Decided(Decision::failed(
+            Outcome::NotMeasured,
+            FailureKind::Redirect,
+            REDIRECT_REASON,
+            false,
+        ));
     }
     if status == StatusCode::UNAUTHORIZED {
         return match challenge {
@@ -230,7 +254,14 @@ fn judge_answer(
 
 /// A 2xx answer to a request: its JSON-RPC result proceeds, anything else fails.
 fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
-    let fail = |reason: String| Judged::Decided(Decision::new(Outcome::Fail, reason, true));
+    let fail = |reason: String| {
+        Judged::Decided(Decision::failed(
+            Outcome::Fail,
+            FailureKind::Answer,
+            reason,
+            true,
+        ))
+    };
     match body {
         Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
         Some(Body::Answer(Answer::Error(err))) => fail(format!(
@@ -263,8 +294,9 @@ fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
         Some(Body::Html) => (" with an HTML page".to_owned(), true),
         _ => (String::new(), true),
     };
-    Decision::new(
+    Decision::failed(
         Outcome::Fail,
+        FailureKind::Answer,
         format!("{name} answered {code}{detail}"),
         defect,
     )
@@ -294,12 +326,13 @@ fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
             short_error(other)
         ),
     };
-    Decision::new(Outcome::NotMeasured, reason, false)
+    Decision::failed(Outcome::NotMeasured, err.failure_kind(), reason, false)
 }
 
 fn out_of_time(step: Step, budget: Duration) -> Decision {
-    Decision::new(
+    Decision::failed(
         Outcome::NotMeasured,
+        FailureKind::Timeout,
         format!(
             "the session's {} limit ran out waiting for {}'s answer: not measured",
             seconds(budget),

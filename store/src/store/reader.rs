@@ -252,10 +252,12 @@ impl Iterator for SegmentReader {
         };
         // The frame is intact, so a decode failure skips just this record.
         Some(
-            frame::decode_version(self.version, &self.payload).map_err(|source| StoreError::Decode {
-                path: self.path.clone(),
-                offset,
-                source,
+            frame::decode_version(self.version, &self.payload).map_err(|source| {
+                StoreError::Decode {
+                    path: self.path.clone(),
+                    offset,
+                    source,
+                }
             }),
         )
     }

@@ -196,7 +196,11 @@ fn a_schema_2_run_reads_resumes_and_takes_schema_3_records_after_it() {
     let store = Store::open(dir.path()).unwrap();
     let old: Vec<Record> = (0..6)
         .map(|i| {
-            let outcome = if i == 4 { Outcome::NotStarted } else { Outcome::Pass };
+            let outcome = if i == 4 {
+                Outcome::NotStarted
+            } else {
+                Outcome::Pass
+            };
             record(i, outcome)
         })
         .collect();
@@ -213,10 +217,16 @@ fn a_schema_2_run_reads_resumes_and_takes_schema_3_records_after_it() {
     writer.append(&new).unwrap();
     writer.finish().unwrap();
     let segments = list_segments(&store.run_dir(RUN).unwrap()).unwrap();
-    assert_eq!(segments.len(), 2, "this build's records start a segment of their own");
+    assert_eq!(
+        segments.len(),
+        2,
+        "this build's records start a segment of their own"
+    );
     assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 2);
     assert_eq!(
-        SegmentReader::open(&segments[1].1).unwrap().schema_version(),
+        SegmentReader::open(&segments[1].1)
+            .unwrap()
+            .schema_version(),
         crate::SCHEMA_VERSION
     );
     let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();

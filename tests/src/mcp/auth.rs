@@ -1,4 +1,4 @@
-//! Authorization as a crawler sees it without credentials (notes §7, seed 003): bearer
+//! Authorization as a crawler sees it without credentials (notes §7, the deep probe): bearer
 //! challenges, protected-resource metadata (RFC 9728) and authorization-server metadata
 //! (RFC 8414 / OpenID) in the DCR, CIMD, XAA and unrecognised variants.
 

@@ -11,10 +11,10 @@ use mcpcensus_store::Record;
 
 use crate::util::{mcpcensus, record_for, WebCrawl};
 
-/// Seed 000's Accept for the discovery GETs.
+/// The survey's Accept for the discovery GETs.
 const DISCOVERY_ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.7";
-/// Seed 000's Accept for the session's POSTs.
+/// The survey's Accept for the session's POSTs.
 const SESSION_ACCEPT: &str = "application/json, text/event-stream";
 
 /// One request block of the transcript.
@@ -222,7 +222,7 @@ async fn explain_shows_discovery_then_the_session_as_sent() {
     assert_blocks_match_the_server(&web, &out.blocks, &seen);
 
     // The discovery GETs first (homepage first, /mcp last), then the session's three POSTs,
-    // then seed 002's `<endpoint>/server-card`.
+    // then the discovery audit's `<endpoint>/server-card`.
     let split = out.blocks.iter().position(|b| b.method == "POST").unwrap();
     let (gets, rest) = out.blocks.split_at(split);
     let (posts, after) = rest.split_at(rest.len() - 1);

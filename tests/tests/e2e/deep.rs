@@ -1,4 +1,4 @@
-//! Seed 003 end to end: `crawl --probe deep` against simulated servers of every dialect,
+//! The deep probe end to end: `crawl --probe deep` against simulated servers of every dialect,
 //! transport and auth kind; classifications, checklist, findings and grades asserted from the
 //! record, the 9-request budget and the absence of any credential from the server side.
 
@@ -55,7 +55,7 @@ fn severity_of<'a>(r: &'a Record, rule: &str, tool: Option<&str>) -> Option<&'a 
 }
 
 /// The requests the probe made to `host`: everything after `<endpoint>/server-card`, which the
-/// scan fetches between seed 000's session and the probe.
+/// scan fetches between the survey's session and the probe.
 fn probe_requests(web: &SimWeb, host: &str) -> usize {
     let requests = web.requests(host);
     let card = requests

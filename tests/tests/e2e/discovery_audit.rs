@@ -1,4 +1,4 @@
-//! Seed 002 ("MCP discovery documents") end to end: a simulated site per finding of the seed,
+//! The discovery audit end to end: a simulated site per finding of the audit,
 //! plus clean sites with none, crawled through the real command line; each record must carry
 //! exactly the expected set of rule ids (nothing missing, nothing extra) and the expected
 //! `discovery_source`. The rules are in `docs/rules.md`.

@@ -1,4 +1,4 @@
-//! Seed 000 end to end: discovery, the capped session and the verdict (first cases; the full
+//! The survey end to end: discovery, the capped session and the verdict (first cases; the full
 //! rule table lands with issue 4).
 
 use mcpcensus_simweb::mcp::McpServer;
@@ -44,7 +44,7 @@ async fn link_header_endpoint_passes_with_its_tools() {
         "{:?}",
         linked.tool_names
     );
-    // At most the seed's three POSTs, and only its three methods.
+    // At most the survey's three POSTs, and only its three methods.
     let posts = web
         .requests("linked.test")
         .iter()

@@ -108,7 +108,7 @@ async fn official_python_sdk_servers_pass_with_their_tools() {
     }
 }
 
-/// Seed 003 against the same SDK servers: the deep probe classifies them from what they answer.
+/// The deep probe against the same SDK servers: it classifies them from what they answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn official_python_sdk_servers_are_classified_by_the_deep_probe() {
     let stateless = SdkServer::start("stateless");

@@ -1,5 +1,5 @@
-//! The simulated web of seed 000's end-to-end proof: one site (or more) per rule of the seed,
-//! built once and crawled once by `seed000.rs`, whose per-rule tests and export test read the
+//! The simulated web of the survey's end-to-end proof: one site (or more) per rule of the
+//! survey, built once and crawled once by `survey/mod.rs`, whose per-rule tests and export test read the
 //! same crawl.
 //!
 //! Every site is listed in [`SITES`] with the host it is scanned as. Sites that are only ever

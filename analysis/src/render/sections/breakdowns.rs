@@ -34,7 +34,7 @@ pub fn section(r: &RunReport) -> Section {
         tables.insert(
             1,
             outcome_table(
-                "outcomes-seed",
+                "outcomes-survey",
                 "Outcomes, no answer counted as not measured",
                 format!(
                     "{} records; `unreachable` (no answer) is counted as not measured.",

@@ -58,7 +58,7 @@ fn an_unparseable_manifest_is_served_and_names_no_server() {
             headers(&[("content-type", "application/json")]),
         )
         .audit();
-    // Not a card: no MCP-CARD-001 (seed 002 words that finding for the card).
+    // Not a card: no MCP-CARD-001 (the discovery audit words that finding for the card).
     assert_ids(&audit, &["MCP-DISC-001", "MCP-DISC-002"]);
     assert!(only(&audit, "MCP-DISC-002")
         .evidence

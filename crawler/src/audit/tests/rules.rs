@@ -17,7 +17,7 @@ fn ids_are_unique_and_found_by_rule() {
 }
 
 #[test]
-fn reported_rules_are_the_two_the_seed_names() {
+fn reported_rules_are_the_two_the_discovery_audit_names() {
     let reported: Vec<&str> = RULES
         .iter()
         .filter(|r| r.severity == Severity::Reported)

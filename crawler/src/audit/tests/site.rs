@@ -1,4 +1,4 @@
-//! The site audit: seed 002's discovery order, MCP-DISC-001 in its two readings, soft 404s,
+//! The site audit: the discovery audit's order, MCP-DISC-001 in its two readings, soft 404s,
 //! and how findings land in the record.
 
 use mcpcensus_store::{Finding, Outcome, Record};
@@ -65,7 +65,7 @@ fn a_site_running_no_server_has_nothing_to_fix() {
 
 #[test]
 fn a_server_found_elsewhere_but_not_at_the_four_places_is_high() {
-    // A card at a legacy path seed 002 does not look at names the endpoint.
+    // A card at a legacy path the discovery audit does not look at names the endpoint.
     let audit = Docs::new()
         .raw_at(
             "/.well-known/mcp-server-card.json",

@@ -158,8 +158,7 @@ pub async fn crawl_with(
         writer.finish()?;
     }
     if let Some(ch) = &clickhouse {
-        let status = format!("{:?}", manifest.status).to_lowercase();
-        ch.finish_run(&run_id, &status, summary.written.records)
+        ch.finish_run(&run_id, manifest.status.as_str(), summary.written.records)
             .await;
     }
     let mut stats = summary.to_json();

@@ -23,7 +23,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
-pub use classify::{error_class, stage, ALL_CLASSES};
+pub use classify::{error_class, stage, OTHER_CLASS};
 pub use sampled::TableError;
 use sampled::{Live, SampledMetrics};
 pub use server::MetricsServer;
@@ -126,9 +126,9 @@ impl Metrics {
         self.site_seconds
             .observe(f64::from(r.timings.total_ms) / 1000.0);
         for req in &r.requests {
-            if let Some(error) = &req.error {
+            if req.error.is_some() {
                 let labels = ErrorLabels {
-                    class: error_class(error),
+                    class: error_class(req),
                     stage: stage(&req.purpose),
                 };
                 self.errors.get_or_create(&labels).inc();

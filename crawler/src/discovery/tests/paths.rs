@@ -15,7 +15,7 @@ fn card_paths_put_the_current_path_first() {
 }
 
 #[test]
-fn discovery_gets_send_the_seed_headers() {
+fn discovery_gets_send_the_survey_headers() {
     assert_eq!(
         DISCOVERY_HEADERS,
         [

@@ -5,7 +5,7 @@ fn card(body: &str) -> Option<ParsedCard> {
 }
 
 #[test]
-fn the_first_hit_in_seed_002_order_wins() {
+fn the_first_hit_in_the_discovery_audit_order_wins() {
     let all = SourceHits {
         ai_catalog: true,
         server_card: true,

@@ -31,7 +31,7 @@ fn a_modern_server_is_ready_with_nothing_to_migrate() {
 }
 
 #[test]
-fn deprecated_features_keep_the_seeds_order() {
+fn deprecated_features_keep_the_deep_probes_order() {
     let facts = ProbeFacts {
         transport: Some(Transport::Sse),
         initialize_answered: true,

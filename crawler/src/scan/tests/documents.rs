@@ -1,7 +1,7 @@
 //! The discovery documents: fetched at the origin the redirects led to, each logged with what
 //! it was, a card parsed, an HTML answer where JSON belongs marked a soft 404.
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind};
 
 use super::*;
 use crate::discovery::{AI_CATALOG_PATH, MCP_PATH, SERVER_CARD_PATH};
@@ -63,7 +63,7 @@ async fn documents_are_not_fetched_when_the_redirects_leave_the_site() {
     let (server, pki) = server(|seen| Canned::redirect(301, &on(seen, OTHER, "/"))).await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     let left = fetch_documents(&mut site, 64 * 1024, &|_| false).await;
-    let Err(reason) = left else {
+    let Err((FailureKind::Redirect, reason)) = left else {
         panic!("the documents were fetched off the site");
     };
     assert!(reason.starts_with("redirects to another site"), "{reason}");

@@ -1,7 +1,7 @@
 //! The homepage's redirects: followed within the site, each hop logged, the final origin
 //! measured; off the site, to http://, in a loop or past the limit, not followed.
 
-use mcpcensus_store::RedirectHop;
+use mcpcensus_store::{FailureKind, RedirectHop};
 
 use super::*;
 use crate::scan::locate::{locate, Located};
@@ -75,7 +75,10 @@ async fn refused(location: fn(&Seen) -> String) -> (String, Vec<(String, String)
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     match located(&mut site).await {
-        Located::Left(reason) => (reason, requests(&server)),
+        Located::Left(kind, reason) => {
+            assert_eq!(kind, FailureKind::Redirect, "{reason}");
+            (reason, requests(&server))
+        }
         Located::Home(url, _) => panic!("followed to {url}"),
         Located::NoAnswer(e) => panic!("no answer: {e}"),
     }
@@ -105,7 +108,7 @@ async fn more_redirects_than_the_limit_end_the_site() {
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let Located::Left(reason) = located(&mut site).await else {
+    let Located::Left(FailureKind::Redirect, reason) = located(&mut site).await else {
         panic!("followed forever?");
     };
     assert!(
@@ -125,7 +128,8 @@ async fn a_redirect_to_an_excluded_host_is_not_requested() {
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     let excluded = |host: &str| host == WWW;
-    let Located::Left(reason) = locate(&mut site, CAP, &excluded).await else {
+    let Located::Left(FailureKind::OptedOut, reason) = locate(&mut site, CAP, &excluded).await
+    else {
         panic!("followed to an excluded host");
     };
     assert!(reason.contains("exclusion list"), "{reason}");

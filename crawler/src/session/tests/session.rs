@@ -14,7 +14,7 @@ use super::server::{Canned, McpServer, Seen, SessionServer};
 use crate::session::SessionOptions;
 
 #[tokio::test]
-async fn passes_with_json_answers_and_sends_the_seeds_requests() {
+async fn passes_with_json_answers_and_sends_the_surveys_requests() {
     let server = McpServer::start(plain_server).await;
     let report = session(&server).await;
     assert_verdict(
@@ -51,7 +51,7 @@ async fn passes_with_json_answers_and_sends_the_seeds_requests() {
     assert_eq!(report.requests[0].headers[0].value, "application/json");
     assert!(report.requests[2].bytes > 100);
 
-    // What the server saw: three POSTs, the seed's headers, the version after initialize.
+    // What the server saw: three POSTs, the survey's headers, the version after initialize.
     assert_eq!(server.methods(), [INIT, NOTE, LIST]);
     let seen = server.seen();
     for (i, s) in seen.iter().enumerate() {

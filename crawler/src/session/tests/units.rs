@@ -7,7 +7,7 @@ use crate::session::{
 };
 
 #[test]
-fn request_bodies_are_the_seeds_bytes() {
+fn request_bodies_are_the_surveys_bytes() {
     assert_eq!(
         initialize_body(),
         format!(

@@ -1,4 +1,4 @@
-//! Sessions that fail or are not measured: one test per rule of seed 000.
+//! Sessions that fail or are not measured: one test per rule of the survey.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Discovery: where the endpoint comes from, in the seed's order.
+//! Discovery: where the endpoint comes from, in the survey's order.
 
 use super::*;
 

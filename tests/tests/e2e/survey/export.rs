@@ -3,7 +3,7 @@
 use super::*;
 
 fn expected_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/expected/seed000.jsonl")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/expected/survey.jsonl")
 }
 
 /// The export without what changes from run to run: run id, times, request durations,
@@ -79,7 +79,7 @@ fn export_matches_the_expected_file() {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e} (MCPCENSUS_BLESS=1 writes it; see the top of seed000.rs)",
+            "{}: {e} (MCPCENSUS_BLESS=1 writes it; see the top of survey/mod.rs)",
             path.display()
         )
     });
@@ -87,7 +87,7 @@ fn export_matches_the_expected_file() {
         return;
     }
     // Name the first record that differs, and keep the whole export for a diff.
-    let kept = std::env::temp_dir().join(format!("seed000.actual.{}.jsonl", std::process::id()));
+    let kept = std::env::temp_dir().join(format!("survey.actual.{}.jsonl", std::process::id()));
     std::fs::write(&kept, &actual).unwrap();
     let origin = |line: &str| -> String {
         serde_json::from_str::<Value>(line)

@@ -1,9 +1,8 @@
-//! Seed 000 ("MCP server answers and lists its tools") end to end: one crawl of the simulated
-//! web in `seed000_sites.rs` (a site per rule of the seed), the real command line and
-//! pipeline, then one test per rule asserting the record (outcome, reason, defect, endpoint,
-//! discovered_via, tool names, protocol version) and what the servers received (POST count,
-//! order and methods), and a test comparing `mcpcensus export --format jsonl` with the
-//! checked-in `expected/seed000.jsonl`.
+//! The survey end to end: one crawl of the simulated web in `survey_sites.rs` (a site per rule
+//! of the survey), the real command line and pipeline, then one test per rule asserting the
+//! record (outcome, reason, defect, endpoint, discovered_via, tool names, protocol version) and
+//! what the servers received (POST count, order and methods), and a test comparing
+//! `mcpcensus export --format jsonl` with the checked-in `expected/survey.jsonl`.
 //!
 //! The crawl runs once per test process (about 20 s, the time `late.test` needs to use up
 //! its deadline; `slow.test`'s 12 s session runs alongside it) on a runtime of its own that
@@ -12,10 +11,10 @@
 //! Regenerating the expected export after an intended change of the records:
 //!
 //! ```text
-//! MCPCENSUS_BLESS=1 cargo test -p mcpcensus-simweb --test e2e seed000::export
+//! MCPCENSUS_BLESS=1 cargo test -p mcpcensus-simweb --test e2e survey::export
 //! ```
 //!
-//! then review the diff of `tests/tests/e2e/expected/seed000.jsonl` like code: every changed
+//! then review the diff of `tests/tests/e2e/expected/survey.jsonl` like code: every changed
 //! line is a changed verdict or record a user will see.
 
 use std::panic::AssertUnwindSafe;
@@ -27,7 +26,7 @@ use mcpcensus::discovery::DISCOVERY_ACCEPT;
 use mcpcensus_store::{DiscoveredVia, DocumentKind, Outcome, Record};
 use serde_json::Value;
 
-use crate::seed000_sites::{
+use crate::survey_sites::{
     self as sites, step_of, World, EXCLUDED, EXTRA_SITES, GUARDED_SUBDOMAIN, SITES,
 };
 use crate::util::{mcpcensus, record_for, WebCrawl};
@@ -69,7 +68,7 @@ fn fixture() -> &'static Fixture {
     });
     match built {
         Ok(fixture) => fixture,
-        Err(why) => panic!("the seed 000 crawl failed: {why}"),
+        Err(why) => panic!("the survey crawl failed: {why}"),
     }
 }
 
@@ -264,9 +263,9 @@ impl Fixture {
         let via = expect.endpoint.as_ref().map(|(_, via)| *via);
         assert_eq!(record.discovered_via, via, "discovered_via of {what}");
         assert_eq!(record.tool_names, expect.tools, "tool_names of {what}");
-        let seed: Vec<String> = expect.tools.iter().take(25).cloned().collect();
+        let first_25: Vec<String> = expect.tools.iter().take(25).cloned().collect();
         assert_eq!(
-            record.tool_names_first_25.0, seed,
+            record.tool_names_first_25.0, first_25,
             "tool_names_first_25 of {what}"
         );
         if !expect.tools.is_empty() {

@@ -3,7 +3,7 @@
 use super::*;
 
 #[test]
-fn no_server_receives_more_than_the_seed_allows() {
+fn no_server_receives_more_than_the_survey_allows() {
     let fx = fixture();
     let web = &fx.world.web;
     for host in web.requested_hosts() {
@@ -14,7 +14,7 @@ fn no_server_receives_more_than_the_seed_allows() {
         assert_eq!(
             methods,
             SESSION[..methods.len()],
-            "{host}: methods out of the seed's order or not the seed's"
+            "{host}: methods out of the survey's order or not the survey's"
         );
         for r in &requests {
             match r.method.as_str() {
@@ -44,7 +44,7 @@ fn no_server_receives_more_than_the_seed_allows() {
                         assert!(r.has_header("mcp-protocol-version"), "{host}: {message}");
                     }
                 }
-                other => panic!("{host}: {other} {} is not the seed's", r.path),
+                other => panic!("{host}: {other} {} is not the survey's", r.path),
             }
         }
         // One plain GET of /mcp per scanned site, at most.

@@ -269,7 +269,7 @@ fn an_answer_over_64_kb_fails_with_a_defect() {
 }
 
 #[test]
-fn thirty_tools_keep_25_in_the_seed_field() {
+fn thirty_tools_keep_25_in_the_first_25_field() {
     let names: Vec<String> = (1..=30).map(|i| format!("tool_{i:02}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let record = check(

@@ -1,4 +1,4 @@
-//! Seed 000's sites, discovery: where the endpoint comes from.
+//! The survey's sites, discovery: where the endpoint comes from.
 
 use super::*;
 

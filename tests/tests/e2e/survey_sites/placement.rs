@@ -1,4 +1,4 @@
-//! Seed 000's sites, placement: which endpoints are opened.
+//! The survey's sites, placement: which endpoints are opened.
 
 use super::*;
 

@@ -1,4 +1,4 @@
-//! Seed 000's sites, the session and its verdicts.
+//! The survey's sites, the session and its verdicts.
 
 use super::*;
 
