@@ -16,6 +16,8 @@ mod tests;
 #[cfg(test)]
 mod tests_admission;
 #[cfg(test)]
+mod tests_emfile;
+#[cfg(test)]
 mod tests_faults;
 #[cfg(test)]
 mod tests_resume;

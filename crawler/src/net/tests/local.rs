@@ -71,6 +71,12 @@ fn in_child() {
         "{err:?}"
     );
     assert_eq!(err.local_resource(), Some(LocalResource::FileDescriptors));
+    assert_eq!(
+        err.failure_kind(),
+        mcpcensus_store::FailureKind::LocalResource
+    );
+    // The typed flag the run's retry reads, set by the client from the OS error number.
+    assert_eq!(site.local_failure(), Some(LocalResource::FileDescriptors));
     assert!(err
         .to_string()
         .contains("local resource: out of file descriptors"));
