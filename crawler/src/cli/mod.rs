@@ -10,6 +10,7 @@ mod deploy_tests;
 mod explain;
 mod export;
 mod grade;
+mod json_line;
 pub mod metrics;
 pub mod process;
 mod report;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use super::args::{Cli, Command};
 use super::commands::execute;
+use super::json_line::json_line;
 use crate::config::LogFormat;
 use crate::run::Shutdown;
 
@@ -97,17 +98,6 @@ fn say_error(json: bool, message: &str) {
     } else {
         eprintln!("error: {message}");
     }
-}
-
-/// A message as a JSON line shaped like the JSON log lines, for what is printed outside tracing.
-pub fn json_line(level: &str, message: &str) -> String {
-    serde_json::json!({
-        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
-        "level": level,
-        "fields": { "message": message },
-        "target": "mcpcensus",
-    })
-    .to_string()
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -67,7 +67,7 @@ fn say(json: bool, message: &str) {
     if json {
         eprintln!(
             "{}",
-            super::process::json_line("WARN", message.trim_start())
+            super::json_line::json_line("WARN", message.trim_start())
         );
     } else {
         eprintln!("{message}");

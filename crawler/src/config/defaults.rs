@@ -19,8 +19,8 @@ pub const CLICKHOUSE_DATABASE: &str = "mcpcensus";
 /// Names the crawler, its version and where a site owner reads what it does and how to opt out.
 pub const USER_AGENT: &str = crate::net::DEFAULT_USER_AGENT;
 /// HTTP versions offered: HTTP/1.1 only unless the network core's default offers HTTP/2.
-pub const HTTP: super::settings::Http = if crate::net::DEFAULT_OFFER_HTTP2 {
-    super::settings::Http::Http2
+pub const HTTP: super::choices::Http = if crate::net::DEFAULT_OFFER_HTTP2 {
+    super::choices::Http::Http2
 } else {
-    super::settings::Http::Http1
+    super::choices::Http::Http1
 };

@@ -1,5 +1,6 @@
 //! Configuration: defaults, the TOML file and validation. Command-line flags override it.
 
+mod choices;
 pub mod defaults;
 mod net;
 mod settings;

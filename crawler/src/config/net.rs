@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use ipnet::IpNet;
 
-use super::settings::{parse_resolver, Config, Http};
+use super::choices::Http;
+use super::settings::{parse_resolver, Config};
 use crate::error::ConfigError;
 use crate::net::NetOptions;
 

@@ -6,47 +6,10 @@ use std::path::{Path, PathBuf};
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 
+pub use super::choices::{Http, LogFormat, Probe, Robots};
 use super::defaults as d;
 use crate::error::ConfigError;
 use crate::input::Shard;
-
-/// Whether the sites' robots.txt is read and followed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Robots {
-    /// Fetch `/robots.txt` once per site and skip every GET it disallows.
-    Respect,
-    /// Neither fetched nor followed (a single site's owner checking their own server).
-    Ignore,
-}
-
-/// How deep a scan goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Probe {
-    /// Discovery and the capped session.
-    Survey,
-    /// The deep server probe as well: server/discover, transports, auth, migration.
-    Deep,
-}
-
-/// Which HTTP versions a connection offers in its TLS handshake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Http {
-    /// HTTP/1.1 only: a site's requests go one after another anyway, and an HTTP/1.1
-    /// connection costs less memory and CPU than an HTTP/2 one.
-    Http1,
-    /// HTTP/2 offered first, HTTP/1.1 if the server has no HTTP/2.
-    Http2,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum LogFormat {
-    Text,
-    Json,
-}
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

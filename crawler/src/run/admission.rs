@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::cpu::CpuGauge;
-use super::progress::Counters;
+use super::progress::{Counters, HELD_CPU, HELD_LAG, HELD_NONE};
 
 /// Lag above which no new site is admitted and the admitted number comes down.
 pub const LAG_HIGH: Duration = Duration::from_millis(40);
@@ -33,11 +33,6 @@ pub const FLOOR: usize = 16;
 pub const TICK: Duration = Duration::from_millis(50);
 /// How often a held-back site looks again whether it may start.
 const RECHECK: Duration = Duration::from_millis(5);
-
-/// Why new sites are held back now (`Counters::held_back_why`).
-pub const HELD_NONE: u64 = 0;
-pub const HELD_LAG: u64 = 1;
-pub const HELD_CPU: u64 = 2;
 
 /// The controller's thresholds; [`Default`] is the crawl's.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -8,6 +8,11 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 
+/// Why new sites are held back now (`Counters::held_back_why`), as admission control sets it.
+pub const HELD_NONE: u64 = 0;
+pub const HELD_LAG: u64 = 1;
+pub const HELD_CPU: u64 = 2;
+
 /// Live counters shared by the pipeline stages and the display (and, by their field names,
 /// the metrics table).
 #[derive(Debug, Default, serde::Serialize)]
@@ -142,11 +147,11 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         c.admit_limit.load(Ordering::Relaxed)
     ));
     match c.held_back_why.load(Ordering::Relaxed) {
-        super::admission::HELD_LAG => line.push_str(&format!(
+        HELD_LAG => line.push_str(&format!(
             " (held back: the crawler lags {} ms)",
             c.lag_us.load(Ordering::Relaxed) / 1000
         )),
-        super::admission::HELD_CPU => line.push_str(" (held back: the crawler uses every core)"),
+        HELD_CPU => line.push_str(" (held back: the crawler uses every core)"),
         _ => {}
     }
     if let Some(total) = total_bytes.filter(|&t| t > 0) {

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{HeaderMap, StatusCode};
 use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog, FailureKind};
 use tokio::time::Instant;
 use url::Url;
 
+use super::answer::{empty_log, log_answer, Fetched, DOCUMENT_TIMEOUT};
 use super::locate::{locate, Located};
 use super::site::SiteScan;
 use crate::discovery::{
@@ -17,14 +17,11 @@ use crate::discovery::{
     parse_card, parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, FetchedCard,
     FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep, MAX_INLINE_CARDS,
 };
-use crate::net::{FetchError, FetchResponse};
+use crate::net::FetchError;
 
 /// The `/mcp` GET is judged on its head (an endless event stream must not hold the scan);
 /// it gets this long, so it can never eat the session's 12 s.
 pub const MCP_GET_TIMEOUT: Duration = Duration::from_secs(5);
-/// Each discovery document gets at most this long.
-pub const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// The discovery documents, at the origin the homepage's redirects lead to; `Err` with the
 /// verdict's reason when they leave the site (see [`locate`]).
 pub async fn fetch_documents(
@@ -149,15 +146,6 @@ fn note_cut(log: &mut DocumentLog, cut: usize) {
     });
 }
 
-/// A discovery document's fetch: its body for a 2xx answer.
-pub(super) enum Fetched {
-    /// The headers are shared with every card given inline in the document.
-    Body(Arc<HeaderMap>, bytes::Bytes),
-    /// Answered, but not 2xx.
-    Status,
-    Failed(FetchError),
-}
-
 /// GETs a document and records it.
 async fn fetch_doc(site: &mut SiteScan, url: &Url, kind: DocumentKind, cap: usize) -> Fetched {
     fetch_doc_within(site, url, kind, cap, DOCUMENT_TIMEOUT).await
@@ -173,39 +161,6 @@ async fn fetch_doc_within(
 ) -> Fetched {
     let result = site.get_document(url, kind.as_str(), cap, timeout).await;
     log_answer(site, kind, url, cap, result)
-}
-
-/// Records a document's answer and keeps its body for a 2xx.
-pub(super) fn log_answer(
-    site: &mut SiteScan,
-    kind: DocumentKind,
-    url: &Url,
-    cap: usize,
-    result: Result<FetchResponse, FetchError>,
-) -> Fetched {
-    let mut log = empty_log(kind, url);
-    let answer = match result {
-        Ok(r) => {
-            log.status = Some(r.status.as_u16());
-            log.content_type = media_type(&r.headers);
-            log.bytes = r.body.len() as u64;
-            if r.truncated {
-                log.note = Some(format!("cut at {cap} bytes"));
-            }
-            if r.status.is_success() {
-                Fetched::Body(Arc::new(r.headers), r.body)
-            } else {
-                log.note = Some(status_note(r.status));
-                Fetched::Status
-            }
-        }
-        Err(e) => {
-            log.note = Some(e.to_string());
-            Fetched::Failed(e)
-        }
-    };
-    site.record.documents.push(log);
-    answer
 }
 
 async fn fetch_card(
@@ -249,23 +204,6 @@ fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
             doc.note = Some(why);
         }
     }
-}
-
-pub(super) fn empty_log(kind: DocumentKind, url: &Url) -> DocumentLog {
-    DocumentLog {
-        kind,
-        url: url.to_string(),
-        status: None,
-        content_type: None,
-        bytes: 0,
-        parsed: false,
-        soft_404: false,
-        note: None,
-    }
-}
-
-fn status_note(status: StatusCode) -> String {
-    format!("HTTP {}", status.as_u16())
 }
 
 /// One plain GET of `/mcp`, judged on status and headers as soon as they arrive; a small body

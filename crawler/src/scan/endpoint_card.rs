@@ -18,7 +18,8 @@ use std::time::Duration;
 use mcpcensus_store::{DiscoveredVia, DocumentKind, RequestLog};
 use url::Url;
 
-use super::documents::{empty_log, fetch_card_within, DOCUMENT_TIMEOUT};
+use super::answer::{empty_log, DOCUMENT_TIMEOUT};
+use super::documents::fetch_card_within;
 use super::site::SiteScan;
 use crate::discovery::{self as d, endpoint_server_card_url};
 use crate::discovery::{Discovery, FetchedCard};

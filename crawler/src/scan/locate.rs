@@ -6,7 +6,7 @@ use http::header::LOCATION;
 use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
 use url::Url;
 
-use super::documents::{log_answer, Fetched, DOCUMENT_TIMEOUT};
+use super::answer::{log_answer, Fetched, DOCUMENT_TIMEOUT};
 use super::robots::robots_before;
 use super::site::SiteScan;
 use crate::discovery as d;

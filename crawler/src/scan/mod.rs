@@ -1,5 +1,6 @@
 //! The per-site scan: the state machine from a target to its record, under one deadline.
 
+mod answer;
 mod documents;
 mod endpoint_card;
 mod job;
@@ -12,7 +13,8 @@ mod site;
 #[cfg(test)]
 mod tests;
 
-pub use documents::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
+pub use answer::DOCUMENT_TIMEOUT;
+pub use documents::MCP_GET_TIMEOUT;
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
 pub use job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 pub use locate::MAX_REDIRECTS;

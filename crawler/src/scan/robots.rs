@@ -15,7 +15,7 @@ use crate::net::{FetchError, RobotsRules};
 pub const ROBOTS_CAP: usize = 512 * 1024;
 /// robots.txt gets as long as any discovery document: as the site's first request it also
 /// carries the connection's TCP and TLS set-up.
-pub const ROBOTS_TIMEOUT: std::time::Duration = super::documents::DOCUMENT_TIMEOUT;
+pub const ROBOTS_TIMEOUT: std::time::Duration = super::answer::DOCUMENT_TIMEOUT;
 
 /// Before a GET of `url`: fetches its origin's `/robots.txt` unless read already in this scan
 /// (or robots.txt is ignored), and sets its rules on the site's client. Returns the failure
@@ -73,13 +73,6 @@ async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
             | FetchError::Resolve { .. }),
         ) => Err(e),
         _ => Ok(()),
-    }
-}
-
-/// Notes a GET the site's robots.txt disallows (it is not requested).
-pub fn note_skipped(site: &mut SiteScan, url: &Url) {
-    if let Some(info) = site.record.robots.as_mut() {
-        info.skipped.push(url.to_string());
     }
 }
 

@@ -125,7 +125,9 @@ impl SiteScan {
         if self.client.robots_allow(url) {
             return Ok(());
         }
-        super::robots::note_skipped(self, url);
+        if let Some(info) = self.record.robots.as_mut() {
+            info.skipped.push(url.to_string());
+        }
         Err(FetchError::Disallowed {
             url: url.to_string(),
         })
