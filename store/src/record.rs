@@ -18,7 +18,7 @@ use crate::vocab::{ProbeDepth, Severity};
 pub const SCHEMA_VERSION: u16 = 3;
 
 record_enum!(
-    /// The verdict for one site (seed 000's outcomes plus the crawler's own).
+    /// The verdict for one site (the survey's outcomes plus the crawler's own).
     Outcome {
         Pass => "pass",
         Partial => "partial",
@@ -36,7 +36,11 @@ record_enum!(
 );
 
 record_enum!(
-    /// Where the endpoint that was opened came from (seed 000's order).
+    /// Where the endpoint that was opened came from, in the survey's order (the card paths,
+    /// the AI catalog, the homepage's links, `/mcp`). Two vocabularies on purpose: the
+    /// discovery audit's [`crate::DiscoverySource`] answers another question (which of its four
+    /// places first named an MCP server, the catalog first) and has no homepage links or `/mcp`;
+    /// a record can say `link_header` here and `ai_catalog` there, both true.
     DiscoveredVia {
         ServerCard => "server_card",
         LegacyCard => "legacy_card",
@@ -48,7 +52,7 @@ record_enum!(
 );
 
 record_enum!(
-    /// The transport the deep probe (seed 003) saw.
+    /// The transport the deep probe saw.
     Transport {
         StreamableHttp => "streamable_http",
         Sse => "sse",
@@ -58,7 +62,7 @@ record_enum!(
 );
 
 record_enum!(
-    /// The authentication kind (seed 003).
+    /// The authentication kind, as the deep probe reads it.
     AuthKind {
         None => "none",
         StaticKey => "static_key",
@@ -156,7 +160,7 @@ pub struct ToolInfo {
     pub grade: Option<String>,
 }
 
-/// How the server authenticates (seed 003).
+/// How the server authenticates, as the deep probe reads it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
 pub struct AuthInfo {
     pub kind: AuthKind,

@@ -95,7 +95,7 @@ pub struct ScanArgs {
     #[arg(long, value_enum)]
     pub http: Option<Http>,
     /// survey (discovery and the capped session) or deep (the deep server probe as well) [default: survey].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = probe_depth())]
     pub probe: Option<Probe>,
     /// No progress display.
     #[arg(long)]
@@ -368,4 +368,11 @@ fn replace_list<T: Clone>(slot: &mut Vec<T>, values: &[T]) {
     if !values.is_empty() {
         *slot = values.to_vec();
     }
+}
+
+/// `--probe`'s values: the record's own names for the scan depths.
+fn probe_depth() -> impl clap::builder::TypedValueParser<Value = Probe> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = Probe::ALL.iter().map(|p| p.as_str()).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<Probe>())
 }

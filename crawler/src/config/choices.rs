@@ -3,6 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How deep a scan goes: the record's own vocabulary (`survey`: discovery and the capped
+/// session; `deep`: the deep server probe as well), so the setting and the record's `probe`
+/// field are one type.
+pub use mcpcensus_store::ProbeDepth as Probe;
+
 /// Whether the sites' robots.txt is read and followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -11,16 +16,6 @@ pub enum Robots {
     Respect,
     /// Neither fetched nor followed (a single site's owner checking their own server).
     Ignore,
-}
-
-/// How deep a scan goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Probe {
-    /// Discovery and the capped session.
-    Survey,
-    /// The deep server probe as well: server/discover, transports, auth, migration.
-    Deep,
 }
 
 /// Which HTTP versions a connection offers in its TLS handshake.

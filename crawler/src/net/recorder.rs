@@ -209,7 +209,7 @@ pub struct Exchange {
     pub headers_received: Vec<(String, String)>,
     /// The first bytes of the answer's body as read (lossy UTF-8), at most [`EXCERPT_BYTES`].
     pub body_excerpt: String,
-    /// False when the body was not read (the notification's answer, by the seed's rule; a
+    /// False when the body was not read (the notification's answer, by the survey's rule; a
     /// `/mcp` GET its status and headers decided).
     pub body_read: bool,
     /// Bytes of the body read.
