@@ -104,6 +104,18 @@ pub fn document_kinds(r: &Record) -> (Vec<String>, Vec<String>) {
     )
 }
 
+/// The distinct typed kinds of the site's failed requests, in the order first seen (the
+/// `request_error_kinds` column).
+pub fn request_error_kinds(r: &Record) -> Vec<String> {
+    let mut kinds: Vec<crate::FailureKind> = Vec::new();
+    for kind in r.requests.iter().filter_map(|q| q.error_kind) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds.iter().map(|k| k.as_str().to_owned()).collect()
+}
+
 #[cfg(test)]
 mod move_tests {
     use super::*;
@@ -131,16 +143,4 @@ mod move_tests {
         assert_eq!(moved("https://a.test", None), None);
         assert_eq!(moved("https://a.test", Some("https://a.test")), None);
     }
-}
-
-/// The distinct typed kinds of the site's failed requests, in the order first seen (the
-/// `request_error_kinds` column).
-pub fn request_error_kinds(r: &Record) -> Vec<String> {
-    let mut kinds: Vec<crate::FailureKind> = Vec::new();
-    for kind in r.requests.iter().filter_map(|q| q.error_kind) {
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    kinds.iter().map(|k| k.as_str().to_owned()).collect()
 }

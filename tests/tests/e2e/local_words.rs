@@ -23,7 +23,7 @@ fn home() -> Reply {
 
 fn rpc_site(i: usize, text: &str) -> Site {
     let server = McpServer::new().fault_on("initialize", Fault::RpcError(-32000, text.to_owned()));
-    Site::new(&format!("rpc-{i}.words.test"))
+    Site::new(format!("rpc-{i}.words.test"))
         .route("/", home())
         .mcp("/mcp", &server)
 }
