@@ -3,7 +3,6 @@
 //! instead of recording it; the site's record is its own verdict. In a child process (this
 //! test binary run again), so the low limit starves no other test.
 
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,15 +26,7 @@ fn a_real_emfile_is_retried_and_never_a_verdict() {
     if std::env::var_os(CHILD).is_some() {
         return in_child();
     }
-    let out = Command::new(std::env::current_exe().expect("test binary"))
-        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .output()
-        .expect("run the child");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "child failed:\n{text}");
-    assert!(text.contains("1 passed"), "the child ran the test:\n{text}");
+    crate::testkit::pass_in_child(NAME, CHILD);
 }
 
 /// The real scanner, but its first scan runs with every free descriptor held.

@@ -3,11 +3,13 @@
 //! ([`Canned`]) chosen by a handler per request, and a recorder of what arrived.
 
 mod canned;
+mod child;
 mod net;
 mod pki;
 mod server;
 
 pub use canned::Canned;
+pub use child::pass_in_child;
 pub use net::net_options;
 pub use pki::TestPki;
 pub use server::{Mode, Seen, TestServer};

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::process::Command;
 
 use url::Url;
 
@@ -18,15 +17,7 @@ fn a_connect_out_of_descriptors_is_a_local_failure() {
     if std::env::var_os(CHILD).is_some() {
         return in_child();
     }
-    let out = Command::new(std::env::current_exe().expect("test binary"))
-        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .output()
-        .expect("run the child");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "child failed:\n{text}");
-    assert!(text.contains("1 passed"), "the child ran the test:\n{text}");
+    crate::testkit::pass_in_child(NAME, CHILD);
 }
 
 fn in_child() {
