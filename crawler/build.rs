@@ -1,5 +1,6 @@
-//! Makes the discovery audit's rule constants from `src/audit/rules.toml`, so the table is
-//! data read once at build time and the code still names each rule as a checked constant.
+//! Makes the rule constants (the discovery audit's and the deep probe's) from `src/rules.toml`,
+//! so the table is data read once at build time and the code still names each rule as a
+//! checked constant.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -23,14 +24,14 @@ struct RuleRow {
     fix: String,
 }
 
-const SOURCE: &str = "src/audit/rules.toml";
+const SOURCE: &str = "src/rules.toml";
 
 fn main() {
     println!("cargo:rerun-if-changed={SOURCE}");
     let text = std::fs::read_to_string(SOURCE).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
     let table: Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    std::fs::write(out.join("audit_rules.rs"), rust_of(&table)).expect("OUT_DIR is writable");
+    std::fs::write(out.join("rules.rs"), rust_of(&table)).expect("OUT_DIR is writable");
 }
 
 fn rust_of(table: &Table) -> String {

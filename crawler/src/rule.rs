@@ -1,6 +1,8 @@
-//! The shape every rule shares, the discovery audit's and the deep probe's server rules alike:
-//! a stable id, a default severity, what it applies to, a title and a fix. Pure data, below
-//! both users, so neither imports the other.
+//! Every rule, the discovery audit's and the deep probe's server rules alike: one type (a
+//! stable id, a default severity, what it applies to, a title and a fix) and one table,
+//! `rules.toml` beside this file, from which the build makes a constant of each rule and
+//! `RULES`. Pure data, below both users, so neither imports the other. `docs/rules.md`
+//! documents the same table (one test keeps the two in step).
 
 pub use mcpcensus_store::Severity;
 
@@ -38,6 +40,13 @@ impl AppliesTo {
     }
 }
 
+include!(concat!(env!("OUT_DIR"), "/rules.rs"));
+
+/// The rule with this id (for `check --explain`: its title and fix).
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.into_iter().find(|rule| rule.id == id)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
     pub id: &'static str,
@@ -50,6 +59,12 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// True for the deep probe's rules (about a server or its tools), false for the
+    /// discovery audit's (about the documents).
+    pub fn is_probe_rule(&self) -> bool {
+        matches!(self.applies_to, AppliesTo::Server | AppliesTo::Tool)
+    }
+
     /// A finding of this rule about the document at `url`.
     pub fn finding(&self, url: &Url, evidence: impl Into<String>) -> Finding {
         self.finding_as(self.severity, url, evidence)
@@ -83,3 +98,7 @@ impl Rule {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "rule_tests.rs"]
+mod tests;

@@ -19,7 +19,7 @@ use url::Url;
 use super::card::{audit_card, CardDoc};
 use super::catalog::audit_catalogs;
 use super::manifest::{audit_manifest, served_evidence};
-use super::rules::{rule, Severity, MCP_JSON_SERVED, NO_SERVER};
+use super::rules::{Severity, MCP_JSON_SERVED, NO_SERVER};
 use crate::discovery::{
     catalog_items, discovery_source, CatalogItem, DiscoverySource, DocumentParse, ParsedCard,
     SourceHits, MAX_INLINE_CARDS, MCP_JSON_PATH, SERVER_CARD_PATH,
@@ -35,13 +35,10 @@ pub struct SiteAudit {
 }
 
 impl SiteAudit {
-    /// Sets `discovery_source` and replaces this audit's findings in the record (other audits'
-    /// findings stay), so a scan may audit again once it has fetched more.
+    /// Sets `discovery_source` and adds this audit's findings to the record (the scan audits
+    /// once, after every document is in).
     pub fn apply_to(self, record: &mut Record) {
         record.discovery_source = self.source;
-        record
-            .findings
-            .retain(|finding| rule(&finding.rule_id).is_none());
         record.findings.extend(self.findings);
     }
 }

@@ -15,7 +15,7 @@ use super::setup::{build_scanner, warn_if_no_session_room};
 use crate::config::Probe;
 use crate::input::{Exclusions, Planner, RawLine, Shard};
 use crate::net::Exchange;
-use crate::scan::{SiteJob, Work};
+use crate::scan::{ScanOptions, SiteJob, Work};
 
 /// The run id in a check's record (nothing is stored under it).
 pub const CHECK_RUN_ID: &str = "check";
@@ -45,7 +45,7 @@ pub async fn run(args: &CheckArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
     }
     write_verdict(out, &record)?;
     if record.probe == Some(mcpcensus_store::ProbeDepth::Deep) {
-        crate::probe::write_probe(out, &record)?;
+        super::explain::write_probe(out, &record)?;
     }
     if args.explain {
         write_findings(out, &record)?;
@@ -77,7 +77,12 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
             Some(Work::Scan(job)) => {
                 warn_if_no_session_room(&config);
                 let scanner = build_scanner(&config, exclusions)?;
-                scanner.scan_with_transcript(&job, CHECK_RUN_ID).await
+                let opts = ScanOptions {
+                    transcript: true,
+                    ..ScanOptions::default()
+                };
+                let scanned = scanner.scan_site(&job, CHECK_RUN_ID, opts).await;
+                (scanned.record, scanned.transcript)
             }
         },
     )

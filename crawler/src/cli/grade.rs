@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use super::args::GradeArgs;
-use crate::probe::{grade_pasted, PastedReport, LETTERS, MCP_RULES};
+use crate::probe::{grade_pasted, PastedReport, LETTERS};
 
 /// Reads the file, grades it and writes the report to `--output` or standard output; an
 /// error for a file that is not a tool list or holds more than 200 tools.
@@ -59,10 +59,7 @@ pub fn write_report(out: &mut dyn Write, r: &PastedReport) -> std::io::Result<()
     }
     writeln!(out, "findings")?;
     for f in &r.findings {
-        let title = MCP_RULES
-            .iter()
-            .find(|rule| rule.id == f.rule_id)
-            .map_or("", |rule| rule.title);
+        let title = crate::rule::rule(&f.rule_id).map_or("", |rule| rule.title);
         writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
         if let Some(tool) = &f.tool {
             writeln!(out, "    tool: {tool}")?;

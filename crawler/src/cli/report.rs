@@ -10,15 +10,9 @@ use mcpcensus_analysis::{attach_methods, attach_titles, render, Report, ReportSe
 use super::args::{ReportArgs, ReportFormat};
 use super::setup::open_store;
 
-/// A rule's title from the discovery audit's or the deep probe's catalog.
+/// A rule's title from the one rule table (the discovery audit's and the deep probe's).
 fn rule_title(id: &str) -> Option<String> {
-    if let Some(rule) = crate::audit::rule(id) {
-        return Some(rule.title.to_owned());
-    }
-    crate::probe::MCP_RULES
-        .iter()
-        .find(|r| r.id == id)
-        .map(|r| r.title.to_owned())
+    crate::rule::rule(id).map(|rule| rule.title.to_owned())
 }
 
 async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Report> {

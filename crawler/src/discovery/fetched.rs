@@ -14,7 +14,6 @@ use super::document::DocumentParse;
 use super::endpoint::Candidate;
 use super::links::FoundLink;
 use super::mcp_path::McpSignal;
-use crate::net::FetchError;
 
 /// A card as fetched (or given inline in a catalog).
 #[derive(Debug, Clone)]
@@ -46,8 +45,6 @@ pub struct Discovery {
     /// session (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
     pub endpoint_card: Option<FetchedCard>,
     pub mcp_signal: Option<McpSignal>,
-    /// The homepage got no HTTP answer at all.
-    pub home_failure: Option<FetchError>,
 }
 
 impl Discovery {

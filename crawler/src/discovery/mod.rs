@@ -12,6 +12,7 @@ mod mcp_path;
 mod paths;
 mod site;
 mod source;
+mod table;
 
 pub use card::{
     parse_card, parse_card_value, CardShape, LegacyTransport, ParsedCard, Remote, RemoteRef,
@@ -36,6 +37,7 @@ pub use mcp_path::{
 pub use paths::*;
 pub use site::{Placement, Site};
 pub use source::{discovery_source, DiscoverySource, SourceHits};
+pub use table::{DocumentRow, Reader, DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT, SURVEY_DOCUMENTS};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,6 @@
-//! Where discovery looks, in the order the measurements take the documents, and what a
+//! Where discovery looks (the order and reading of each document is `table.rs`), and what a
 //! discovery GET sends.
 
-use mcpcensus_store::DiscoveredVia;
 use url::Url;
 
 /// The card path third-party scanners and sites settled on (Cloudflare, Mintlify).
@@ -13,19 +12,6 @@ pub const MCP_JSON_PATH: &str = "/.well-known/mcp.json";
 pub const DASHED_SERVER_CARD_PATH: &str = "/.well-known/mcp-server-card.json";
 /// The path from the SEP-2127 review (IANA suffix `mcp`), without an extension.
 pub const BARE_SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card";
-/// The older card locations, in the order the scan requests them.
-pub const LEGACY_CARD_PATHS: [&str; 3] = [
-    MCP_JSON_PATH,
-    DASHED_SERVER_CARD_PATH,
-    BARE_SERVER_CARD_PATH,
-];
-/// Every card location, in the survey's order: the current path before the legacy ones.
-pub const CARD_PATHS: [&str; 4] = [
-    SERVER_CARD_PATH,
-    MCP_JSON_PATH,
-    DASHED_SERVER_CARD_PATH,
-    BARE_SERVER_CARD_PATH,
-];
 pub const AI_CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
 /// Requested with one plain GET (the survey).
 pub const MCP_PATH: &str = "/mcp";
@@ -52,18 +38,6 @@ pub const DISCOVERY_HEADERS: [(&str, &str); 2] = [
 pub const SERVER_CARD_MEDIA_TYPE: &str = "application/mcp-server-card+json";
 pub const AI_CATALOG_MEDIA_TYPE: &str = "application/ai-catalog+json";
 pub const A2A_AGENT_CARD_MEDIA_TYPE: &str = "application/a2a-agent-card+json";
-
-/// How an endpoint found in a card at `path` is recorded, or `None` for a path that is not a
-/// card location.
-pub fn card_via(path: &str) -> Option<DiscoveredVia> {
-    if path == SERVER_CARD_PATH {
-        Some(DiscoveredVia::ServerCard)
-    } else if LEGACY_CARD_PATHS.contains(&path) {
-        Some(DiscoveredVia::LegacyCard)
-    } else {
-        None
-    }
-}
 
 /// `<endpoint>/server-card`: `https://host/mcp` gives `https://host/mcp/server-card`. A
 /// trailing slash is not doubled; the query and fragment are dropped (the card names a

@@ -18,7 +18,6 @@ mod metadata;
 mod paste;
 mod record;
 mod registry;
-mod report;
 mod rules;
 mod sequence;
 pub(crate) mod server_urls;
@@ -42,10 +41,9 @@ pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
 pub use registry::{
     resolve, resolve_in, search_url, search_url_at, stdio_record, RegistryError, Resolved,
 };
-pub use report::write_probe;
 pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, SteerLevel,
-    INSTRUCTION_LIKE_DESCRIPTION, MCP_RULES, PASTED_MAX_TOOLS, UNAUTHENTICATED_TOOL_LIST,
+    INSTRUCTION_LIKE_DESCRIPTION, PASTED_MAX_TOOLS, UNAUTHENTICATED_TOOL_LIST,
 };
 pub use sequence::{run_probe, ProbeReport, MCP_METHOD, PROBE_MAX_REQUESTS};
 pub use transport::{ProbeClient, RpcRead, Stop};

@@ -7,23 +7,19 @@ use serde_json::json;
 use super::classify::classify;
 use super::fingerprint::{tool_fingerprint, tool_list_fingerprint};
 use super::grades::grade_tools;
-use super::rules::{server_rules, ListSource, MCP_RULES};
+use super::rules::{server_rules, ListSource};
 use super::sequence::ProbeReport;
 use crate::session::read_tools;
 
 impl ProbeReport {
-    /// Writes the classification, the tools (fingerprinted and graded), the server rules'
-    /// findings and the requests into the record. A probe whose first request got no answer
+    /// Writes the classification, the tools (fingerprinted and graded) and the server rules'
+    /// findings into the record (the scan logs the requests, in the order they were sent). A probe whose first request got no answer
     /// writes no classification and no findings.
     pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
         record.probe = Some(ProbeDepth::Deep);
-        record.requests.extend(self.requests.iter().cloned());
         record
             .refused_urls
             .extend(self.facts.refused_urls.iter().cloned());
-        record
-            .findings
-            .retain(|f| !MCP_RULES.iter().any(|r| r.id == f.rule_id));
         if self.unreachable {
             return;
         }

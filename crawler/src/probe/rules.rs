@@ -20,28 +20,9 @@ use serde_json::Value;
 
 pub use super::facts::PASTED_MAX_TOOLS;
 use super::facts::{ToolsRead, MAX_KEPT_TOOLS};
-use crate::rule::{AppliesTo, Rule, Severity};
+use crate::rule::Severity;
 
-pub const UNAUTHENTICATED_TOOL_LIST: Rule = Rule {
-    id: "SW-MCP-001",
-    severity: Severity::High,
-    applies_to: AppliesTo::Server,
-    title: "The tool list is answered without authentication",
-    fix: "Require authentication for tools/list and tools/call unless the server is meant to \
-          be public; a public server should expose only read-only tools and say so with \
-          annotations.readOnlyHint.",
-};
-pub const INSTRUCTION_LIKE_DESCRIPTION: Rule = Rule {
-    id: "SW-MCP-011",
-    severity: Severity::High,
-    applies_to: AppliesTo::Tool,
-    title: "A tool description contains instruction-like text",
-    fix: "Describe what the tool does, what it returns and when to use it; remove text that \
-          tells the model what to do, what to hide or which instructions to ignore.",
-};
-
-/// Every server rule.
-pub const MCP_RULES: [Rule; 2] = [UNAUTHENTICATED_TOOL_LIST, INSTRUCTION_LIKE_DESCRIPTION];
+pub use crate::rule::{INSTRUCTION_LIKE_DESCRIPTION, UNAUTHENTICATED_TOOL_LIST};
 
 /// Where a tool list came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -48,7 +48,7 @@ impl Scanner for Starved {
             } else {
                 Vec::new()
             };
-            let scanned: Scanned = self.inner.scan_in_seat(job, run_id, seat).await;
+            let scanned: Scanned = self.inner.scan(job, run_id, seat).await;
             drop(held);
             scanned
         })

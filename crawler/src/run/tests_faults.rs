@@ -32,6 +32,7 @@ impl Scanner for FaultyScanner {
                 return Scanned {
                     record,
                     local: Some(crate::net::LocalResource::FileDescriptors),
+                    transcript: Vec::new(),
                 };
             }
             if job.input == "says-local.test" {

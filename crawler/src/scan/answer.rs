@@ -3,7 +3,6 @@
 //! document (locate, documents, the endpoint card), below all of them.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use http::{HeaderMap, StatusCode};
 use mcpcensus_store::{DocumentKind, DocumentLog};
@@ -13,8 +12,7 @@ use super::site::SiteScan;
 use crate::discovery::media_type;
 use crate::net::{FetchError, FetchResponse};
 
-/// Each discovery document gets at most this long.
-pub const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
+pub use crate::discovery::DOCUMENT_TIMEOUT;
 
 /// A discovery document's fetch: its body for a 2xx answer.
 pub(super) enum Fetched {
@@ -54,7 +52,7 @@ pub(super) fn log_answer(
             Fetched::Failed(e)
         }
     };
-    site.record.documents.push(log);
+    site.log_document(log);
     answer
 }
 

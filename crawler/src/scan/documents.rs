@@ -1,101 +1,105 @@
-//! The discovery fetches of the survey, in its order: the homepage, the card paths, the AI
-//! catalog (with the cards and nested catalogs it lists on the site), and one plain GET of
-//! `/mcp`. Each is recorded; the parsed documents are kept for the endpoint choice and audit.
+//! The documents phase: the homepage's links, then the survey's table of documents in order
+//! (the card paths, the AI catalog with the cards and nested catalogs it lists on the site,
+//! one plain GET of `/mcp`). Each is recorded; the parsed documents are kept for the endpoint
+//! choice and the audit.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog, FailureKind};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
 use tokio::time::Instant;
 use url::Url;
 
-use super::answer::{empty_log, log_answer, Fetched, DOCUMENT_TIMEOUT};
-use super::locate::{locate, Located};
+use super::answer::{empty_log, log_answer, Fetched};
+use super::locate::Located;
 use super::site::SiteScan;
+use super::verdict::Verdict;
 use crate::discovery::{
-    self as d, card_via, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type,
-    parse_card, parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, FetchedCard,
-    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, WalkStep, MAX_INLINE_CARDS,
+    self as d, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type, parse_card,
+    parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, DocumentRow, FetchedCard,
+    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, Reader, WalkStep, MAX_INLINE_CARDS,
+    SURVEY_DOCUMENTS,
 };
 use crate::net::FetchError;
 
-/// The `/mcp` GET is judged on its head (an endless event stream must not hold the scan);
-/// it gets this long, so it can never eat the session's 12 s.
-pub const MCP_GET_TIMEOUT: Duration = Duration::from_secs(5);
-/// The discovery documents, at the origin the homepage's redirects lead to; `Err` with the
-/// verdict's reason when they leave the site (see [`locate`]).
-pub async fn fetch_documents(
+/// The discovery documents, at the origin the homepage's redirects led to (`located`): the
+/// homepage's links, then each row of the survey's table in order. `Err` with the verdict
+/// when nothing answers there.
+pub(super) async fn fetch_documents(
     site: &mut SiteScan,
+    located: &Located,
     doc_cap: usize,
-    excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> Result<Discovery, (FailureKind, String)> {
+) -> Result<Discovery, Verdict> {
     let mut found = Discovery::default();
-    let (home_url, home) = match locate(site, doc_cap, excluded).await {
-        Located::Home(url, fetched) => (url, fetched),
-        Located::Left(kind, reason) => return Err((kind, reason)),
-        Located::NoAnswer(e) => {
-            found.home_failure = Some(e);
-            return Ok(found);
+    read_home(site, located, &mut found)?;
+    for row in &SURVEY_DOCUMENTS {
+        let Ok(url) = located.origin.join(row.path) else {
+            continue;
+        };
+        match row.reader {
+            Reader::Card => {
+                let card = fetch_card_within(site, &url, row.kind, row.via, doc_cap, row.timeout);
+                if let Some(card) = card.await {
+                    found.cards.push(card);
+                }
+            }
+            Reader::Catalog => walk_catalogs(site, url, row, doc_cap, located, &mut found).await,
+            Reader::McpPath => {
+                found.mcp_signal = Some(probe_mcp_path(site, &url, row.timeout).await);
+            }
         }
-    };
-    let origin = site.origin.clone();
-    let measured = d::Site::from_origin(&origin);
-    let on_site = |url: &Url| measured.as_ref().is_some_and(|s| s.contains(url));
+    }
+    Ok(found)
+}
 
-    // The homepage: its Link header and <link> elements.
-    match home {
+/// The homepage: its Link header and `<link>` elements. `Err` when nothing answers: the other
+/// documents would only wait out the same failure.
+fn read_home(site: &mut SiteScan, located: &Located, found: &mut Discovery) -> Result<(), Verdict> {
+    match &located.home {
         Fetched::Body(headers, body) => {
-            found.links = home_links(&headers, &body, &home_url);
-            if let Some(doc) = site.record.documents.last_mut() {
+            found.links = home_links(headers, body, &located.home_url);
+            if let Some(doc) = site.last_document_mut() {
                 doc.parsed = true;
             }
         }
         Fetched::Status => {}
-        Fetched::Failed(e) => {
-            // Nothing answers: the other documents would only wait out the same failure.
-            if matches!(
-                e,
-                FetchError::Connect { .. }
-                    | FetchError::Tls { .. }
-                    | FetchError::Guard { .. }
-                    | FetchError::Resolve { .. }
-            ) {
-                found.home_failure = Some(e);
-                return Ok(found);
-            }
-        }
+        Fetched::Failed(
+            e @ (FetchError::Connect { .. }
+            | FetchError::Tls { .. }
+            | FetchError::Guard { .. }
+            | FetchError::Resolve { .. }),
+        ) => return Err(Verdict::no_answer(e)),
+        Fetched::Failed(_) => {}
     }
-    for path in d::CARD_PATHS {
-        let Ok(url) = origin.join(path) else { continue };
-        let via = card_via(path).unwrap_or(DiscoveredVia::LegacyCard);
-        let kind = if via == DiscoveredVia::ServerCard {
-            DocumentKind::ServerCard
-        } else {
-            DocumentKind::LegacyCard
-        };
-        if let Some(card) = fetch_card(site, &url, kind, via, doc_cap).await {
-            found.cards.push(card);
-        }
-    }
-    // The catalog, breadth first, with the walk's depth, cycle and count limits.
+    Ok(())
+}
+
+/// The catalog at `url`, breadth first with the cards and nested catalogs it lists on the
+/// site, within the walk's depth, cycle and count limits.
+async fn walk_catalogs(
+    site: &mut SiteScan,
+    url: Url,
+    row: &DocumentRow,
+    doc_cap: usize,
+    located: &Located,
+    found: &mut Discovery,
+) {
+    let measured = d::Site::from_origin(&located.origin);
+    let on_site = |url: &Url| measured.as_ref().is_some_and(|s| s.contains(url));
     let mut walk = CatalogWalk::new();
-    let mut queue = Vec::new();
-    if let Ok(url) = origin.join(d::AI_CATALOG_PATH) {
-        queue.push((url, 0u8));
-    }
-    while !queue.is_empty() {
-        let (url, depth) = queue.remove(0);
+    let mut queue = VecDeque::from([(url, 0u8)]);
+    while let Some((url, depth)) = queue.pop_front() {
         if walk.visit_catalog(&url, depth) != WalkStep::Fetch {
             continue;
         }
-        let Fetched::Body(headers, body) =
-            fetch_doc(site, &url, DocumentKind::AiCatalog, doc_cap).await
-        else {
+        let fetched = fetch_doc_within(site, &url, row.kind, doc_cap, row.timeout).await;
+        let Fetched::Body(headers, body) = fetched else {
             continue;
         };
         let parse = parse_catalog(media_type(&headers).as_deref(), &body);
         mark_parse(site, &parse);
-        let log_at = site.record.documents.len() - 1;
+        let log_at = site.documents().len().saturating_sub(1);
         let mut inline_cut = 0usize;
         if let Some(catalog) = parse.parsed() {
             for item in catalog_items(catalog, &url) {
@@ -105,8 +109,9 @@ pub async fn fetch_documents(
                             continue;
                         }
                         let kind = DocumentKind::CatalogCard;
-                        let via = DiscoveredVia::AiCatalog;
-                        if let Some(card) = fetch_card(site, &card_url, kind, via, doc_cap).await {
+                        let card =
+                            fetch_card_within(site, &card_url, kind, row.via, doc_cap, row.timeout);
+                        if let Some(card) = card.await {
                             found.catalog_cards.push(card);
                         }
                     }
@@ -115,26 +120,22 @@ pub async fn fetch_documents(
                     }
                     CatalogItem::InlineCard { card, .. } => found.catalog_cards.push(FetchedCard {
                         url: url.clone(),
-                        via: DiscoveredVia::AiCatalog,
+                        via: row.via,
                         parse: card,
                         headers: Arc::clone(&headers),
                     }),
                     CatalogItem::Catalog { url: nested, .. } if on_site(&nested) => {
-                        queue.push((nested, depth.saturating_add(1)));
+                        queue.push_back((nested, depth.saturating_add(1)));
                     }
                     CatalogItem::Catalog { .. } | CatalogItem::BadUrl { .. } => {}
                 }
             }
         }
-        if inline_cut > 0 {
-            note_cut(&mut site.record.documents[log_at], inline_cut);
+        if let Some(log) = site.document_mut(log_at).filter(|_| inline_cut > 0) {
+            note_cut(log, inline_cut);
         }
         found.catalogs.push(FetchedCatalog { url, depth, parse });
     }
-    if let Ok(url) = origin.join(d::MCP_PATH) {
-        found.mcp_signal = Some(probe_mcp_path(site, &url).await);
-    }
-    Ok(found)
 }
 
 /// Says on a catalog's log how many of its inline cards went unread.
@@ -146,12 +147,7 @@ fn note_cut(log: &mut DocumentLog, cut: usize) {
     });
 }
 
-/// GETs a document and records it.
-async fn fetch_doc(site: &mut SiteScan, url: &Url, kind: DocumentKind, cap: usize) -> Fetched {
-    fetch_doc_within(site, url, kind, cap, DOCUMENT_TIMEOUT).await
-}
-
-/// The same, with its own time limit.
+/// GETs a document within `timeout` and records it.
 async fn fetch_doc_within(
     site: &mut SiteScan,
     url: &Url,
@@ -161,16 +157,6 @@ async fn fetch_doc_within(
 ) -> Fetched {
     let result = site.get_document(url, kind.as_str(), cap, timeout).await;
     log_answer(site, kind, url, cap, result)
-}
-
-async fn fetch_card(
-    site: &mut SiteScan,
-    url: &Url,
-    kind: DocumentKind,
-    via: DiscoveredVia,
-    cap: usize,
-) -> Option<FetchedCard> {
-    fetch_card_within(site, url, kind, via, cap, DOCUMENT_TIMEOUT).await
 }
 
 /// A card's fetch with its own time limit: `None` unless it answered 2xx.
@@ -197,7 +183,7 @@ pub(super) async fn fetch_card_within(
 
 /// Notes on the last document log how its body read.
 fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
-    if let Some(doc) = site.record.documents.last_mut() {
+    if let Some(doc) = site.last_document_mut() {
         doc.parsed = parse.parsed().is_some();
         doc.soft_404 = matches!(parse, DocumentParse::Html) && doc.status == Some(200);
         if let Some(why) = parse.why_not() {
@@ -208,17 +194,18 @@ fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
 
 /// One plain GET of `/mcp`, judged on status and headers as soon as they arrive; a small body
 /// is read only when the head cannot decide.
-async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
+async fn probe_mcp_path(site: &mut SiteScan, url: &Url, timeout: Duration) -> McpSignal {
     let started = Instant::now();
+    let purpose = DocumentKind::McpPath.as_str();
     let head = site
-        .get_head(url, "mcp_path", d::MCP_PATH_BODY_LIMIT, MCP_GET_TIMEOUT)
+        .get_head(url, purpose, d::MCP_PATH_BODY_LIMIT, timeout)
         .await;
     let mut log = empty_log(DocumentKind::McpPath, url);
     let signal = match head {
         Err(e) => {
             log.note = Some(match e {
                 FetchError::Timeout { .. } => {
-                    format!("no answer within {} s", MCP_GET_TIMEOUT.as_secs())
+                    format!("no answer within {} s", timeout.as_secs())
                 }
                 other => other.to_string(),
             });
@@ -249,10 +236,10 @@ async fn probe_mcp_path(site: &mut SiteScan, url: &Url) -> McpSignal {
     } else {
         log.note = Some(signal.as_str().to_owned());
     }
-    if let Some(entry) = site.record.requests.last_mut() {
+    if let Some(entry) = site.last_request_mut() {
         entry.ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
     }
-    site.record.documents.push(log);
+    site.log_document(log);
     signal
 }
 

@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind, RequestLog};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind, RequestLog};
 use url::Url;
 
 use super::answer::{empty_log, DOCUMENT_TIMEOUT};
@@ -29,16 +29,19 @@ pub const DEADLINE_MARGIN: Duration = Duration::from_millis(500);
 /// Below this much time (after the margin) the GET is not sent.
 pub const ENDPOINT_CARD_MIN_TIME: Duration = Duration::from_secs(1);
 
-/// Fetches `<endpoint>/server-card`. `None` when it is off the measured site, not sent for
-/// lack of time, or answered without 2xx. A URL discovery already fetched is not asked twice.
-pub async fn fetch_endpoint_card(
+/// Fetches `<endpoint>/server-card` (the endpoint found `via`, on the site measured at
+/// `origin`). `None` when it is off the measured site, not sent for lack of time, or answered
+/// without 2xx. A URL discovery already fetched is not asked twice.
+pub(super) async fn fetch_endpoint_card(
     site: &mut SiteScan,
+    origin: &Url,
     endpoint: &Url,
+    via: DiscoveredVia,
     found: &Discovery,
     cap: usize,
 ) -> Option<FetchedCard> {
     let url = endpoint_server_card_url(endpoint);
-    let measured = d::Site::from_origin(&site.origin)?;
+    let measured = d::Site::from_origin(origin)?;
     if !measured.contains(&url) {
         return None;
     }
@@ -67,10 +70,9 @@ pub async fn fetch_endpoint_card(
     if let Some(note) = skip {
         let mut log = empty_log(DocumentKind::EndpointServerCard, &url);
         log.note = Some(note);
-        site.record.documents.push(log);
+        site.log_document(log);
         return None;
     }
-    let via = site.record.discovered_via.unwrap_or(DiscoveredVia::McpPath);
     let kind = DocumentKind::EndpointServerCard;
     let fetch = fetch_card_within(site, &url, kind, via, cap, time);
     // The request's own timeout starts after the per-host wait; this bound includes it.
@@ -78,17 +80,18 @@ pub async fn fetch_endpoint_card(
         Ok(card) => card,
         Err(_) => {
             let note = format!("no answer within {} s, waits included", time.as_secs_f32());
-            site.record.requests.push(RequestLog {
+            site.log_requests(vec![RequestLog {
                 method: "GET".to_owned(),
                 url: url.to_string(),
                 purpose: kind.as_str().to_owned(),
                 ms: u32::try_from(time.as_millis()).unwrap_or(u32::MAX),
                 error: Some(note.clone()),
+                error_kind: Some(FailureKind::Timeout),
                 ..RequestLog::default()
-            });
+            }]);
             let mut log = empty_log(kind, &url);
             log.note = Some(note);
-            site.record.documents.push(log);
+            site.log_document(log);
             None
         }
     }
@@ -98,7 +101,7 @@ pub async fn fetch_endpoint_card(
 /// request then waits out the pause before its own timeout starts): a 429, or a 503 other than
 /// a document's bare one (see [`SiteScan::get_document`]).
 fn asked_to_slow_down(site: &SiteScan, url: &Url) -> bool {
-    site.record.requests.iter().any(|request| {
+    site.requests().iter().any(|request| {
         paused_host(request)
             && Url::parse(&request.url).is_ok_and(|sent| sent.host_str() == url.host_str())
     })

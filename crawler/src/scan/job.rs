@@ -7,7 +7,7 @@ use std::pin::Pin;
 use mcpcensus_store::{now_ms, FailureKind, Outcome, Record};
 
 use crate::input::{Planned, Target};
-use crate::net::LocalResource;
+use crate::net::{Exchange, LocalResource};
 
 /// A site to scan and where it came from.
 #[derive(Debug, Clone)]
@@ -104,11 +104,13 @@ impl Work {
 
 /// What one scan hands the run: the record and, apart from it, the typed flag the net layer
 /// set when this machine ran out of a resource during the scan (the run retries such a site
-/// and never reads a record's text to decide).
+/// and never reads a record's text to decide), and the transcript when one was asked for.
 #[derive(Debug)]
 pub struct Scanned {
     pub record: Record,
     pub local: Option<LocalResource>,
+    /// Every request and answer in full, in order (empty unless `ScanOptions::transcript`).
+    pub transcript: Vec<Exchange>,
 }
 
 impl From<Record> for Scanned {
@@ -116,6 +118,7 @@ impl From<Record> for Scanned {
         Scanned {
             record,
             local: None,
+            transcript: Vec::new(),
         }
     }
 }

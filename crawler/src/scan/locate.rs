@@ -3,28 +3,29 @@
 //! each site where it serves. Only the homepage follows redirects; the session never does.
 
 use http::header::LOCATION;
-use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
+use mcpcensus_store::{DocumentKind, FailureKind, Outcome, RedirectHop};
 use url::Url;
 
 use super::answer::{log_answer, Fetched, DOCUMENT_TIMEOUT};
 use super::robots::robots_before;
 use super::site::SiteScan;
+use super::verdict::Verdict;
 use crate::discovery as d;
-use crate::net::FetchError;
 
 /// Redirects followed at most: browsers allow 20, but a site that needs more than a few to
 /// reach its homepage is misconfigured, and each hop costs the site's time.
 pub const MAX_REDIRECTS: usize = 5;
 
-/// The homepage's answer at the origin the redirects led to, or the reason they ended the site.
-pub(super) enum Located {
-    /// The final URL and its answer (logged as the homepage document).
-    Home(Url, Fetched),
-    /// The redirects left the site, looped, went on too long, to `http://` or to an opted-out
-    /// host: not measured, with the reason's kind.
-    Left(FailureKind, String),
-    /// An origin's robots.txt got no answer (nothing answers there: unreachable).
-    NoAnswer(FetchError),
+/// Where the homepage's redirects led: the phase's value.
+pub(super) struct Located {
+    /// The final URL of the homepage.
+    pub home_url: Url,
+    /// Its answer (logged as the homepage document).
+    pub home: Fetched,
+    /// The origin the scan measures: the final URL's.
+    pub origin: Url,
+    /// True when that origin differs from the input's (the record's `final_origin`).
+    pub moved: bool,
 }
 
 /// The site redirects may move within: the input host and its subdomains and, for an input
@@ -44,20 +45,21 @@ fn scope(origin: &Url, registrable: Option<&str>) -> Option<d::Site> {
 
 /// GETs the homepage, following redirects within the site (each hop through the site client:
 /// the address guard and politeness; the opt-out list through `excluded`; and the robots.txt
-/// of each origin reached, read there first). The final origin
-/// becomes `site.origin` and, when it differs from the input's, the record's `final_origin`.
+/// of each origin reached, read there first). `Err` with the verdict when the redirects end
+/// the site (left it, looped, went on too long, to `http://` or to an opted-out host: not
+/// measured) or an origin's robots.txt got no answer (nothing answers there: unreachable).
 pub(super) async fn locate(
     site: &mut SiteScan,
     cap: usize,
     excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> Located {
-    let input = site.origin.clone();
-    let within = scope(&input, site.record.registrable_domain.as_deref());
+) -> Result<Located, Verdict> {
+    let input = site.origin().clone();
+    let within = scope(&input, site.registrable_domain());
     let mut url = input.clone();
     let mut seen = vec![url.clone()];
     loop {
         if let Err(e) = robots_before(site, &url).await {
-            return Located::NoAnswer(e);
+            return Err(Verdict::no_answer(&e));
         }
         let kind = DocumentKind::Home;
         let result = site.get(&url, kind.as_str(), cap, DOCUMENT_TIMEOUT).await;
@@ -70,20 +72,26 @@ pub(super) async fn locate(
             _ => None,
         };
         let Some((status, location)) = hop else {
-            settle(site, &input, &url);
-            let fetched = log_answer(site, kind, &url, cap, result);
-            return Located::Home(url, fetched);
+            let home = log_answer(site, kind, &url, cap, result);
+            let origin = Url::parse(&url.origin().ascii_serialization()).unwrap_or(input.clone());
+            let moved = origin.origin() != input.origin();
+            return Ok(Located {
+                home_url: url,
+                home,
+                origin,
+                moved,
+            });
         };
-        site.record.redirects.push(RedirectHop {
+        site.log_redirect(RedirectHop {
             url: url.to_string(),
             status,
             location: location.clone(),
         });
         let Ok(target) = url.join(location.trim()) else {
-            return Located::Left(
+            return Err(Verdict::not_measured(
                 FailureKind::Redirect,
                 format!("redirects to an address that does not parse ({location}); not followed"),
-            );
+            ));
         };
         let host = target.host_str().unwrap_or_default().to_owned();
         let redirect = |reason: String| Some((FailureKind::Redirect, reason));
@@ -97,7 +105,7 @@ pub(super) async fn locate(
             redirect(format!(
                 "redirects in a loop (back to {target}); not followed"
             ))
-        } else if site.record.redirects.len() > MAX_REDIRECTS {
+        } else if site.redirects().len() > MAX_REDIRECTS {
             redirect(format!(
                 "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
             ))
@@ -110,21 +118,9 @@ pub(super) async fn locate(
             None
         };
         if let Some((kind, reason)) = refusal {
-            return Located::Left(kind, reason);
+            return Err(Verdict::new(Outcome::NotMeasured, kind, reason));
         }
         seen.push(target.clone());
         url = target;
-    }
-}
-
-/// Makes the final URL's origin the one the scan measures.
-fn settle(site: &mut SiteScan, input: &Url, last: &Url) {
-    let origin = last.origin().ascii_serialization();
-    if origin == input.origin().ascii_serialization() {
-        return;
-    }
-    if let Ok(at) = Url::parse(&origin) {
-        site.origin = at;
-        site.record.final_origin = Some(origin);
     }
 }

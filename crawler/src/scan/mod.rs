@@ -1,23 +1,29 @@
-//! The per-site scan: the state machine from a target to its record, under one deadline.
+//! The per-site scan: from a target to its record, under one deadline. Read `scanner.rs` (the
+//! one entry point), then `phases.rs` (the phases in order, each returning its value), then
+//! `assemble.rs` (the record, built once from those values).
 
 mod answer;
+mod assemble;
 mod documents;
 mod endpoint_card;
 mod job;
 mod locate;
-mod reasons;
+mod phases;
 mod registry;
+mod resolve;
 mod robots;
 mod scanner;
+mod settings;
 mod site;
 #[cfg(test)]
 mod tests;
+mod verdict;
 
-pub use answer::DOCUMENT_TIMEOUT;
-pub use documents::MCP_GET_TIMEOUT;
+pub use crate::discovery::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
 pub use job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 pub use locate::MAX_REDIRECTS;
 pub use registry::{CrawlScanner, RegistryScan, RegistryScanError};
 pub use robots::{ROBOTS_CAP, ROBOTS_TIMEOUT};
-pub use scanner::{ScanSettings, SiteScanner};
+pub use scanner::SiteScanner;
+pub use settings::{ScanOptions, ScanSettings};

@@ -11,6 +11,7 @@ use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 use super::scanner::SiteScanner;
+use super::settings::ScanOptions;
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::{Exchange, LocalResource, SiteClient};
 use crate::probe::{self, RegistryError, Resolved};
@@ -97,11 +98,14 @@ impl SiteScanner {
                 None => return Err(RegistryScanError::NotUsable(endpoint)),
                 Some(Work::Done(record)) => (*record, Vec::new()),
                 Some(Work::Scan(site)) => {
-                    let (scanned, transcript) = self
-                        .scan_keeping(&site, run_id, keep, Some(&endpoint))
-                        .await;
+                    let opts = ScanOptions {
+                        transcript: keep,
+                        endpoint: Some(endpoint),
+                        seat: None,
+                    };
+                    let scanned = self.scan_site(&site, run_id, opts).await;
                     *local = scanned.local;
-                    (scanned.record, transcript)
+                    (scanned.record, scanned.transcript)
                 }
             },
         )
@@ -118,7 +122,11 @@ pub struct CrawlScanner {
 impl CrawlScanner {
     async fn scan_job(&self, job: &SiteJob, run_id: &str, seat: Arc<dyn Seat>) -> Scanned {
         let Some(name) = &job.registry else {
-            return self.sites.scan_in_seat(job, run_id, seat).await;
+            let opts = ScanOptions {
+                seat: Some(seat),
+                ..ScanOptions::default()
+            };
+            return self.sites.scan_site(job, run_id, opts).await;
         };
         let Some(registry) = &self.registry else {
             let reason = "a registry name: crawl with --registry URL to look it up";
@@ -142,6 +150,7 @@ impl CrawlScanner {
         Scanned {
             record,
             local: scan.local,
+            transcript: Vec::new(),
         }
     }
 }

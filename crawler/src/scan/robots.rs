@@ -21,14 +21,9 @@ pub const ROBOTS_TIMEOUT: std::time::Duration = super::answer::DOCUMENT_TIMEOUT;
 /// (or robots.txt is ignored), and sets its rules on the site's client. Returns the failure
 /// when nothing answers (the site is unreachable: the documents would only wait out the same).
 pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchError> {
-    let origin = url.origin().ascii_serialization();
-    let Some(read) = site.robots_read.as_mut() else {
-        return Ok(());
-    };
-    if read.contains(&origin) {
+    if !site.robots_to_read(&url.origin().ascii_serialization()) {
         return Ok(());
     }
-    read.push(origin);
     read_robots(site, url).await
 }
 
@@ -63,8 +58,7 @@ async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
     info.crawl_delay_ms = rules
         .crawl_delay()
         .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
-    site.client.set_robots(&url, rules);
-    site.record.robots = Some(info);
+    site.set_robots(&url, rules, info);
     match result {
         Err(
             e @ (FetchError::Connect { .. }
@@ -78,6 +72,6 @@ async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
 
 /// True when robots.txt disallowed every document the survey tried to fetch.
 pub fn all_disallowed(site: &SiteScan) -> bool {
-    let skipped = site.record.robots.as_ref().map_or(0, |r| r.skipped.len());
-    skipped > 0 && skipped >= site.record.documents.len()
+    let skipped = site.robots().map_or(0, |r| r.skipped.len());
+    skipped > 0 && skipped >= site.documents().len()
 }

@@ -1,16 +1,19 @@
-//! One site's scan in progress: its record, its connection pool and its deadline.
+//! One site's scan in progress: its connection pool, its deadline, and the logs its requests
+//! leave (requests, documents, redirects, robots.txt). The phases send through it and read its
+//! logs; the verdict and everything else in the record is assembled from the phases' values
+//! once they end (`assemble.rs`), so no phase writes another's fields.
 
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{FailureKind, Outcome, Record};
+use mcpcensus_store::{DocumentLog, FailureKind, Record, RedirectHop, RequestLog, RobotsInfo};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
 use crate::net::{
-    pauses_host, retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse, Recorder,
-    SiteClient,
+    pauses_host, retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse,
+    LocalResource, Recorder, RobotsRules, SiteClient,
 };
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
@@ -25,27 +28,40 @@ const PAUSES_IN_A_ROW: u8 = 2;
 
 #[derive(Debug)]
 pub struct SiteScan {
-    pub record: Record,
-    pub client: SiteClient,
+    /// The record being logged into: identity fields from the job, then the request,
+    /// document, redirect and robots logs as requests end.
+    record: Record,
+    client: SiteClient,
     /// The site deadline before our own waits (see [`SiteScan::deadline`]).
     base_deadline: Instant,
-    pub origin: Url,
+    /// The origin the input names (where the homepage's redirects led is `Located`'s).
+    origin: Url,
     /// True while discovery runs: a 429 or 503 then may end the scan (see `note_pause`).
-    pub discovering: bool,
-    /// Why the scan ended before its steps did (a pause longer than the time left, or a host
-    /// that asked for a pause again).
-    pub ended_early: Option<String>,
+    discovering: bool,
+    /// Why the scan ended before its phases did (a pause longer than the time left, or a
+    /// host that asked for a pause again).
+    ended_early: Option<String>,
     /// Discovery answers in a row that paused the host.
     pauses_in_a_row: u8,
     /// Cancelled when the scan is to end now.
-    pub stop: CancellationToken,
+    stop: CancellationToken,
     /// A request ran out of time because the site deadline passed (not its own limit).
-    pub hit_deadline: bool,
+    hit_deadline: bool,
     /// The origins whose robots.txt this scan read; `None` when robots.txt is ignored.
-    pub robots_read: Option<Vec<String>>,
+    robots_read: Option<Vec<String>>,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
     /// its request log moves into the record as each request ends.
-    pub recorder: Recorder,
+    recorder: Recorder,
+}
+
+/// What a finished scan leaves: the record with its logs, the transcript when kept, and the
+/// typed flag of a local resource that ran out.
+pub struct ScanLogs {
+    pub record: Record,
+    pub transcript: Vec<Exchange>,
+    pub local: Option<LocalResource>,
+    pub ended_early: Option<String>,
+    pub hit_deadline: bool,
 }
 
 impl SiteScan {
@@ -65,6 +81,110 @@ impl SiteScan {
         }
     }
 
+    /// The origin the input names.
+    pub fn origin(&self) -> &Url {
+        &self.origin
+    }
+
+    /// The host the input names, as the target has it.
+    pub fn host(&self) -> &str {
+        self.record.host.as_deref().unwrap_or_default()
+    }
+
+    /// The input's registrable domain (the widest site a redirect may stay on).
+    pub fn registrable_domain(&self) -> Option<&str> {
+        self.record.registrable_domain.as_deref()
+    }
+
+    pub fn client(&self) -> &SiteClient {
+        &self.client
+    }
+
+    /// Cancelled when the scan is to end now (a pause longer than the time left).
+    pub fn stop_token(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
+    /// Marks the discovery phase: its 429s and 503s may end the scan.
+    pub fn set_discovering(&mut self, on: bool) {
+        self.discovering = on;
+    }
+
+    /// Hands the logs over once the phases ended.
+    pub fn into_logs(mut self) -> ScanLogs {
+        ScanLogs {
+            transcript: self.take_transcript(),
+            local: self.client.local_failure(),
+            record: self.record,
+            ended_early: self.ended_early,
+            hit_deadline: self.hit_deadline,
+        }
+    }
+
+    /// Robots.txt: true when `origin`'s is still to be read in this scan (it is then counted
+    /// as read); false when read already or when robots.txt is ignored.
+    pub fn robots_to_read(&mut self, origin: &str) -> bool {
+        let Some(read) = self.robots_read.as_mut() else {
+            return false;
+        };
+        if read.iter().any(|o| o == origin) {
+            return false;
+        }
+        read.push(origin.to_owned());
+        true
+    }
+
+    /// Sets the rules of the robots.txt at `url` on the client; the record's robots section
+    /// becomes `info` (the last origin read is the one discovery runs at).
+    pub fn set_robots(&mut self, url: &Url, rules: RobotsRules, info: RobotsInfo) {
+        self.client.set_robots(url, rules);
+        self.record.robots = Some(info);
+    }
+
+    pub fn robots(&self) -> Option<&RobotsInfo> {
+        self.record.robots.as_ref()
+    }
+
+    /// The documents logged so far, in order.
+    pub fn documents(&self) -> &[DocumentLog] {
+        &self.record.documents
+    }
+
+    pub fn log_document(&mut self, log: DocumentLog) {
+        self.record.documents.push(log);
+    }
+
+    /// The log of the document fetched last, to note how its body read.
+    pub fn last_document_mut(&mut self) -> Option<&mut DocumentLog> {
+        self.record.documents.last_mut()
+    }
+
+    pub fn document_mut(&mut self, at: usize) -> Option<&mut DocumentLog> {
+        self.record.documents.get_mut(at)
+    }
+
+    /// The requests logged so far, in order.
+    pub fn requests(&self) -> &[RequestLog] {
+        &self.record.requests
+    }
+
+    /// Logs requests made outside the discovery GETs (the session's, the probe's), in order.
+    pub fn log_requests(&mut self, requests: Vec<RequestLog>) {
+        self.record.requests.extend(requests);
+    }
+
+    pub fn last_request_mut(&mut self) -> Option<&mut RequestLog> {
+        self.record.requests.last_mut()
+    }
+
+    pub fn redirects(&self) -> &[RedirectHop] {
+        &self.record.redirects
+    }
+
+    pub fn log_redirect(&mut self, hop: RedirectHop) {
+        self.record.redirects.push(hop);
+    }
+
     /// Reads no robots.txt (`--robots ignore`).
     pub fn ignore_robots(&mut self) {
         self.robots_read = None;
@@ -82,7 +202,7 @@ impl SiteScan {
     }
 
     /// The transcript, when one was kept.
-    pub fn take_transcript(&mut self) -> Vec<Exchange> {
+    fn take_transcript(&mut self) -> Vec<Exchange> {
         self.recorder.transcript.take().unwrap_or_default()
     }
 
@@ -131,16 +251,6 @@ impl SiteScan {
         Err(FetchError::Disallowed {
             url: url.to_string(),
         })
-    }
-
-    /// Sets the verdict with its reason's typed kind (`None` only for pass).
-    pub fn set_verdict(
-        &mut self,
-        outcome: Outcome,
-        kind: Option<FailureKind>,
-        reason: impl Into<String>,
-    ) {
-        self.record.set_verdict(outcome, kind, reason);
     }
 
     /// The site deadline: its budget runs on the server's time, so it moves later by every

@@ -64,8 +64,8 @@ impl SessionReport {
         }
     }
 
-    /// Copies the verdict and what the session learned into a record; the request logs are
-    /// appended after those already there (discovery's).
+    /// Copies the verdict and what the session learned into a record (the scan logs the
+    /// requests, in the order they were sent).
     pub fn apply_to(&self, record: &mut Record) {
         record.outcome = self.outcome;
         record.outcome_reason.clone_from(&self.reason);
@@ -82,6 +82,5 @@ impl SessionReport {
             .tool_names_first_25
             .clone_from(&self.tool_names_first_25);
         record.tools.clone_from(&self.tools);
-        record.requests.extend(self.requests.iter().cloned());
     }
 }

@@ -4,7 +4,6 @@ mod card;
 mod catalog;
 mod manifest;
 mod revision;
-mod rules;
 mod site;
 
 use std::collections::BTreeSet;

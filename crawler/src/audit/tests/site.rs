@@ -121,7 +121,7 @@ fn a_card_reached_twice_is_reported_once() {
 }
 
 #[test]
-fn apply_to_replaces_its_own_findings_and_keeps_others() {
+fn apply_to_adds_its_findings_beside_others() {
     let mut record = Record::new("run", 0, "example.com", 1, Outcome::Pass, "");
     let other = Finding {
         rule_id: "TOOL-001".into(),
@@ -131,14 +131,14 @@ fn apply_to_replaces_its_own_findings_and_keeps_others() {
         tool: Some("search".into()),
     };
     record.findings.push(other.clone());
-    Docs::new().audit().apply_to(&mut record);
-    assert_eq!(record.discovery_source, None);
-    assert_eq!(record.findings.len(), 2);
-    // Audited again with more found: the old MCP-DISC-001 goes.
     Docs::new().card(good_card()).audit().apply_to(&mut record);
     assert_eq!(record.findings, [other]);
     assert_eq!(
         record.discovery_source.map(|s| s.as_str()),
         Some("server_card")
     );
+    let mut empty = Record::new("run", 0, "example.com", 1, Outcome::Pass, "");
+    Docs::new().audit().apply_to(&mut empty);
+    assert_eq!(empty.discovery_source, None);
+    assert_eq!(empty.findings.len(), 1, "nothing served: one finding");
 }

@@ -1,17 +1,39 @@
+use std::time::Duration;
+
 use mcpcensus_store::DiscoveredVia;
 
 use super::url;
 use crate::discovery::*;
 
 #[test]
-fn card_paths_put_the_current_path_first() {
-    assert_eq!(CARD_PATHS[0], "/.well-known/mcp/server-card.json");
-    assert_eq!(&CARD_PATHS[1..], &LEGACY_CARD_PATHS[..]);
-    assert_eq!(card_via(SERVER_CARD_PATH), Some(DiscoveredVia::ServerCard));
-    for path in LEGACY_CARD_PATHS {
-        assert_eq!(card_via(path), Some(DiscoveredVia::LegacyCard), "{path}");
-    }
-    assert_eq!(card_via(AI_CATALOG_PATH), None);
+fn the_documents_table_is_the_survey_order() {
+    let order: Vec<(&str, DiscoveredVia, Reader)> = SURVEY_DOCUMENTS
+        .iter()
+        .map(|row| (row.path, row.via, row.reader))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (SERVER_CARD_PATH, DiscoveredVia::ServerCard, Reader::Card),
+            (MCP_JSON_PATH, DiscoveredVia::LegacyCard, Reader::Card),
+            (
+                DASHED_SERVER_CARD_PATH,
+                DiscoveredVia::LegacyCard,
+                Reader::Card
+            ),
+            (
+                BARE_SERVER_CARD_PATH,
+                DiscoveredVia::LegacyCard,
+                Reader::Card
+            ),
+            (AI_CATALOG_PATH, DiscoveredVia::AiCatalog, Reader::Catalog),
+            (MCP_PATH, DiscoveredVia::McpPath, Reader::McpPath),
+        ]
+    );
+    // The plain GET of /mcp can never eat the session's 12 s.
+    assert!(SURVEY_DOCUMENTS
+        .iter()
+        .all(|row| row.timeout < Duration::from_secs(12)));
 }
 
 #[test]

@@ -4,8 +4,17 @@
 use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind};
 
 use super::*;
+use crate::discovery::Discovery;
 use crate::discovery::{AI_CATALOG_PATH, MCP_PATH, SERVER_CARD_PATH};
 use crate::scan::documents::fetch_documents;
+use crate::scan::locate::locate;
+use crate::scan::verdict::Verdict;
+
+/// Locate, then the documents at the origin it led to (the two phases, as the scan runs them).
+async fn located_documents(site: &mut SiteScan) -> Result<Discovery, Verdict> {
+    let located = locate(site, 64 * 1024, &|_| false).await?;
+    fetch_documents(site, &located, 64 * 1024).await
+}
 
 const CARD: &str = r#"{
   "name": "com.example/docs",
@@ -24,9 +33,7 @@ async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let found = fetch_documents(&mut site, 64 * 1024, &|_| false)
-        .await
-        .expect("on the site");
+    let found = located_documents(&mut site).await.expect("on the site");
 
     // Only the homepage was asked at the input origin; everything after at www.
     let asked = requests(&server);
@@ -38,7 +45,7 @@ async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
     assert_eq!(found.cards[0].via, DiscoveredVia::ServerCard);
     assert!(found.cards[0].parse.parsed().is_some());
 
-    let docs = &site.record.documents;
+    let docs = site.documents();
     let doc = |kind: DocumentKind| {
         docs.iter()
             .find(|d| d.kind == kind)
@@ -62,8 +69,13 @@ async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
 async fn documents_are_not_fetched_when_the_redirects_leave_the_site() {
     let (server, pki) = server(|seen| Canned::redirect(301, &on(seen, OTHER, "/"))).await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let left = fetch_documents(&mut site, 64 * 1024, &|_| false).await;
-    let Err((FailureKind::Redirect, reason)) = left else {
+    let left = located_documents(&mut site).await;
+    let Err(Verdict {
+        kind: FailureKind::Redirect,
+        reason,
+        ..
+    }) = left
+    else {
         panic!("the documents were fetched off the site");
     };
     assert!(reason.starts_with("redirects to another site"), "{reason}");

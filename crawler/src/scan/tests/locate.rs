@@ -5,11 +5,12 @@ use mcpcensus_store::{FailureKind, RedirectHop};
 
 use super::*;
 use crate::scan::locate::{locate, Located};
+use crate::scan::verdict::Verdict;
 use crate::scan::MAX_REDIRECTS;
 
 const CAP: usize = 64 * 1024;
 
-async fn located(site: &mut SiteScan) -> Located {
+async fn located(site: &mut SiteScan) -> Result<Located, Verdict> {
     locate(site, CAP, &|_| false).await
 }
 
@@ -22,15 +23,15 @@ async fn a_redirect_to_www_is_followed_and_the_site_measured_there() {
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let Located::Home(url, _) = located(&mut site).await else {
-        panic!("not located: {:?}", site.record.redirects);
+    let Ok(at) = located(&mut site).await else {
+        panic!("not located: {:?}", site.redirects());
     };
     let www = origin(&server, WWW);
-    assert_eq!(url.as_str(), format!("{www}/"));
-    assert_eq!(site.origin.as_str(), format!("{www}/"));
-    assert_eq!(site.record.final_origin.as_deref(), Some(www.as_str()));
+    assert_eq!(at.home_url.as_str(), format!("{www}/"));
+    assert_eq!(at.origin.as_str(), format!("{www}/"));
+    assert!(at.moved);
     assert_eq!(
-        site.record.redirects,
+        site.redirects(),
         [RedirectHop {
             url: format!("{}/", origin(&server, SITE)),
             status: 301,
@@ -45,24 +46,19 @@ async fn a_redirect_to_www_is_followed_and_the_site_measured_there() {
         ]
     );
     // Both hops are in the request log, the homepage document once (at the end).
-    let purposes: Vec<&str> = site
-        .record
-        .requests
-        .iter()
-        .map(|r| r.purpose.as_str())
-        .collect();
+    let purposes: Vec<&str> = site.requests().iter().map(|r| r.purpose.as_str()).collect();
     assert_eq!(purposes, ["home", "home"]);
-    assert_eq!(site.record.documents.len(), 1);
-    assert_eq!(site.record.documents[0].url, format!("{www}/"));
+    assert_eq!(site.documents().len(), 1);
+    assert_eq!(site.documents()[0].url, format!("{www}/"));
 }
 
 #[tokio::test]
 async fn a_homepage_without_redirects_keeps_the_input_origin() {
     let (server, pki) = server(|_| html("home")).await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    assert!(matches!(located(&mut site).await, Located::Home(..)));
-    assert_eq!(site.record.final_origin, None);
-    assert!(site.record.redirects.is_empty());
+    let at = located(&mut site).await.expect("located");
+    assert!(!at.moved);
+    assert!(site.redirects().is_empty());
     assert_eq!(requests(&server).len(), 1);
 }
 
@@ -75,12 +71,11 @@ async fn refused(location: fn(&Seen) -> String) -> (String, Vec<(String, String)
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     match located(&mut site).await {
-        Located::Left(kind, reason) => {
-            assert_eq!(kind, FailureKind::Redirect, "{reason}");
-            (reason, requests(&server))
+        Err(verdict) => {
+            assert_eq!(verdict.kind, FailureKind::Redirect, "{}", verdict.reason);
+            (verdict.reason, requests(&server))
         }
-        Located::Home(url, _) => panic!("followed to {url}"),
-        Located::NoAnswer(e) => panic!("no answer: {e}"),
+        Ok(at) => panic!("followed to {}", at.home_url),
     }
 }
 
@@ -108,7 +103,12 @@ async fn more_redirects_than_the_limit_end_the_site() {
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let Located::Left(FailureKind::Redirect, reason) = located(&mut site).await else {
+    let Err(Verdict {
+        kind: FailureKind::Redirect,
+        reason,
+        ..
+    }) = located(&mut site).await
+    else {
         panic!("followed forever?");
     };
     assert!(
@@ -116,7 +116,7 @@ async fn more_redirects_than_the_limit_end_the_site() {
         "{reason}"
     );
     assert_eq!(requests(&server).len(), MAX_REDIRECTS + 1);
-    assert_eq!(site.record.redirects.len(), MAX_REDIRECTS + 1);
+    assert_eq!(site.redirects().len(), MAX_REDIRECTS + 1);
 }
 
 #[tokio::test]
@@ -128,7 +128,11 @@ async fn a_redirect_to_an_excluded_host_is_not_requested() {
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     let excluded = |host: &str| host == WWW;
-    let Located::Left(FailureKind::OptedOut, reason) = locate(&mut site, CAP, &excluded).await
+    let Err(Verdict {
+        kind: FailureKind::OptedOut,
+        reason,
+        ..
+    }) = locate(&mut site, CAP, &excluded).await
     else {
         panic!("followed to an excluded host");
     };
@@ -145,7 +149,7 @@ async fn each_origin_on_the_way_has_its_robots_read_before_its_homepage() {
     })
     .await;
     let mut site = scan(&server, &pki, SITE);
-    assert!(matches!(located(&mut site).await, Located::Home(..)));
+    assert!(located(&mut site).await.is_ok());
     let robots = |host: &str| (host.to_owned(), "/robots.txt".to_owned());
     let home = |host: &str| (host.to_owned(), "/".to_owned());
     assert_eq!(
@@ -153,6 +157,6 @@ async fn each_origin_on_the_way_has_its_robots_read_before_its_homepage() {
         [robots(SITE), home(SITE), robots(WWW), home(WWW)]
     );
     // The record's robots section is the final origin's.
-    let info = site.record.robots.clone().expect("robots recorded");
+    let info = site.robots().cloned().expect("robots recorded");
     assert_eq!(info.url, format!("{}/robots.txt", origin(&server, WWW)));
 }

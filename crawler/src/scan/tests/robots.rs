@@ -11,7 +11,7 @@ async fn robots_answer(canned: Canned) -> (TestServer, SiteScan) {
     })
     .await;
     let mut site = scan(&server, &pki, SITE);
-    let home = site.origin.clone();
+    let home = site.origin().clone();
     robots_before(&mut site, &home).await.expect("robots read");
     (server, site)
 }
@@ -20,13 +20,13 @@ async fn robots_answer(canned: Canned) -> (TestServer, SiteScan) {
 async fn robots_rules_are_recorded_and_followed() {
     let rules = "User-agent: *\nDisallow: /private\nCrawl-delay: 1\n";
     let (server, mut site) = robots_answer(Canned::new(200).text(rules)).await;
-    let info = site.record.robots.clone().expect("robots recorded");
+    let info = site.robots().cloned().expect("robots recorded");
     assert_eq!(info.verdict, "rules");
     assert_eq!(info.status, Some(200));
     assert_eq!(info.crawl_delay_ms, Some(1000));
     assert_eq!(info.url, format!("{}/robots.txt", origin(&server, SITE)));
 
-    let private = site.origin.join("/private/x").unwrap();
+    let private = site.origin().join("/private/x").unwrap();
     let refused = site
         .get(&private, "test", 1024, Duration::from_secs(10))
         .await;
@@ -41,12 +41,12 @@ async fn robots_rules_are_recorded_and_followed() {
 #[tokio::test]
 async fn a_5xx_robots_disallows_all_and_a_404_allows_all() {
     let (server, mut site) = robots_answer(Canned::new(503)).await;
-    let info = site.record.robots.clone().unwrap();
+    let info = site.robots().cloned().unwrap();
     assert_eq!(
         (info.verdict.as_str(), info.status),
         ("disallow_all", Some(503))
     );
-    let home = site.origin.join("/").unwrap();
+    let home = site.origin().join("/").unwrap();
     let refused = site.get(&home, "test", 1024, Duration::from_secs(10)).await;
     assert!(
         matches!(refused, Err(FetchError::Disallowed { .. })),
@@ -55,12 +55,12 @@ async fn a_5xx_robots_disallows_all_and_a_404_allows_all() {
     assert_eq!(requests(&server).len(), 1);
 
     let (server, mut site) = robots_answer(Canned::new(404)).await;
-    let info = site.record.robots.clone().unwrap();
+    let info = site.robots().cloned().unwrap();
     assert_eq!(
         (info.verdict.as_str(), info.status),
         ("allow_all", Some(404))
     );
-    let home = site.origin.join("/").unwrap();
+    let home = site.origin().join("/").unwrap();
     let answered = site.get(&home, "test", 1024, Duration::from_secs(10)).await;
     assert_eq!(answered.expect("allowed").status, http::StatusCode::OK);
     assert_eq!(requests(&server).len(), 2);
@@ -72,7 +72,7 @@ async fn a_site_that_does_not_answer_is_unreachable_not_allowed() {
     let mut site = scan(&server, &pki, SITE);
     // Nothing listens on the port once the server is gone.
     drop(server);
-    let home = site.origin.clone();
+    let home = site.origin().clone();
     let failed = robots_before(&mut site, &home).await;
     assert!(
         matches!(failed, Err(FetchError::Connect { .. })),

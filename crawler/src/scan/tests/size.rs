@@ -13,7 +13,7 @@ use super::SITE;
 use crate::config::{Probe, Robots};
 use crate::input::Exclusions;
 use crate::net::Net;
-use crate::scan::{ScanSettings, Seat, SiteJob, SiteScanner};
+use crate::scan::{ScanOptions, ScanSettings, Seat, SiteJob, SiteScanner};
 use crate::testkit::net_options;
 
 struct NoSeat;
@@ -37,7 +37,11 @@ fn the_scan_future_a_site_in_flight_holds_stays_small() {
     };
     let scanner = SiteScanner::new(net, settings, Arc::new(Exclusions::default()));
     let job = SiteJob::registry(SITE, SITE, 1);
-    let future = scanner.scan_in_seat(&job, "run", Arc::new(NoSeat));
+    let opts = ScanOptions {
+        seat: Some(Arc::new(NoSeat)),
+        ..ScanOptions::default()
+    };
+    let future = scanner.scan_site(&job, "run", opts);
     let size = std::mem::size_of_val(&future);
     // 8 KB: room for the record to grow, and well below the unboxed 20 KB of a debug build.
     assert!(size <= 8 * 1024, "the scan future is {size} bytes");

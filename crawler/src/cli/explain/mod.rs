@@ -2,6 +2,10 @@
 //! the survey's curl reproduction shows it) and the verdict. Plain text; everything a site sent
 //! is printed with control characters escaped, so an answer cannot drive the terminal.
 
+mod probe;
+
+pub use probe::write_probe;
+
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -154,9 +158,8 @@ pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     }
     writeln!(out, "findings")?;
     for f in &r.findings {
-        let rule = crate::audit::rule(&f.rule_id);
-        let server_rule = crate::probe::MCP_RULES.iter().find(|r| r.id == f.rule_id);
-        let title = rule.map_or(server_rule.map_or("", |r| r.title), |rule| rule.title);
+        let rule = crate::rule::rule(&f.rule_id);
+        let title = rule.map_or("", |rule| rule.title);
         writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
         if let Some(url) = &f.url {
             writeln!(out, "    at: {}", clean(url))?;
@@ -167,7 +170,7 @@ pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
         if !f.evidence.is_empty() {
             writeln!(out, "    evidence: {}", clean(&f.evidence))?;
         }
-        if let Some(fix) = rule.map(|r| r.fix).or(server_rule.map(|r| r.fix)) {
+        if let Some(fix) = rule.map(|r| r.fix) {
             writeln!(out, "    fix: {fix}")?;
         }
     }

@@ -1,10 +1,11 @@
-//! The rule table: unique ids, and `docs/rules.md` in step with it.
+//! The one rule table: unique ids, each family where it belongs, and `docs/rules.md` in step
+//! with every row (checked here once, for the discovery audit's and the deep probe's alike).
 
 use std::collections::HashSet;
 
-use crate::audit::{rule, Severity, RULES};
+use super::{rule, Severity, RULES};
 
-const RULES_DOC: &str = include_str!("../../../../docs/rules.md");
+const RULES_DOC: &str = include_str!("../../docs/rules.md");
 
 #[test]
 fn ids_are_unique_and_found_by_rule() {
@@ -24,6 +25,20 @@ fn reported_rules_are_the_two_the_discovery_audit_names() {
         .map(|r| r.id)
         .collect();
     assert_eq!(reported, ["MCP-DISC-002", "MCP-MAN-007"]);
+}
+
+#[test]
+fn the_deep_probe_rules_are_the_server_and_tool_rows() {
+    let probe: Vec<&str> = RULES
+        .iter()
+        .filter(|r| r.is_probe_rule())
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(probe, ["SW-MCP-001", "SW-MCP-011"]);
+    assert!(RULES
+        .iter()
+        .filter(|r| !r.is_probe_rule())
+        .all(|r| r.id.starts_with("MCP-")));
 }
 
 #[test]

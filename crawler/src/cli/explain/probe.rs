@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use mcpcensus_store::Record;
 
-use super::checklist::step_text;
+use crate::probe::step_text;
 
 /// Writes the probe's classification of `r` (one `name: value` line each).
 pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
@@ -40,7 +40,7 @@ pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
         writeln!(out, "  checklist: {}", steps.join(" "))?;
     }
     if let Some(g) = &r.grades {
-        let counts: Vec<String> = super::grades::LETTERS
+        let counts: Vec<String> = crate::probe::LETTERS
             .iter()
             .zip(&g.counts)
             .map(|(l, n)| format!("{l}={n}"))

@@ -1,0 +1,83 @@
+//! The record, assembled once from what the phases found: the audit runs here, once, over
+//! every document the scan fetched, and the verdict is set here and nowhere else.
+
+use std::time::Duration;
+
+use mcpcensus_store::{FailureKind, Outcome, ProbeDepth};
+
+use super::job::Scanned;
+use super::phases::{ms, Phases};
+use super::site::ScanLogs;
+use super::verdict::Verdict;
+use crate::audit::audit_site;
+
+/// How the phases ended: `None` when the scan was cut short (its deadline, or a pause longer
+/// than the time left), else the phases' result.
+pub(super) type Ended = Option<Result<(), Verdict>>;
+
+/// The scan's record from its logs, the phases' values and how they ended.
+pub(super) fn assemble(
+    logs: ScanLogs,
+    phases: Phases,
+    ended: Ended,
+    site_deadline: Duration,
+    tools_cap: usize,
+    elapsed: Duration,
+) -> Scanned {
+    let ScanLogs {
+        mut record,
+        transcript,
+        local,
+        ended_early,
+        hit_deadline,
+    } = logs;
+    let Phases {
+        addresses,
+        origin,
+        moved,
+        discovery,
+        endpoint,
+        via,
+        session,
+        probe,
+        mut timings,
+    } = phases;
+    record.addresses = addresses.iter().map(ToString::to_string).collect();
+    if moved {
+        record.final_origin = origin.as_ref().map(|o| o.origin().ascii_serialization());
+    }
+    record.endpoint = endpoint.as_ref().map(ToString::to_string);
+    record.discovered_via = via;
+    if let (Some(found), Some(origin)) = (&discovery, &origin) {
+        audit_site(found, origin).apply_to(&mut record);
+        record.surface = found.surface();
+    }
+    if let Some(session) = &session {
+        session.apply_to(&mut record);
+        record.probe = Some(ProbeDepth::Survey);
+    }
+    if let Some(probe) = &probe {
+        probe.apply_to(&mut record, tools_cap);
+    }
+    let cut_short = ended.is_none();
+    if let Some(Err(verdict)) = ended {
+        verdict.apply_to(&mut record);
+    }
+    if let Some(reason) = ended_early {
+        record.set_verdict(Outcome::NotMeasured, Some(FailureKind::Answer), reason);
+    } else if cut_short || hit_deadline {
+        let secs = site_deadline.as_secs();
+        record.set_verdict(
+            Outcome::NotMeasured,
+            Some(FailureKind::Deadline),
+            format!("the site deadline ({secs} s) passed before the scan finished"),
+        );
+    }
+    timings.total_ms = ms(elapsed);
+    record.timings = timings;
+    Scanned {
+        record,
+        local,
+        transcript,
+    }
+}

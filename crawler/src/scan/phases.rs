@@ -1,0 +1,292 @@
+//! The scan, phase by phase, each returning its value or the verdict that ends the scan:
+//!
+//! resolve and guard → locate (redirects, robots.txt) → documents → choose the endpoint →
+//! session → endpoint card → deep probe.
+//!
+//! Requests log themselves as they end (`SiteScan`); everything else in the record is
+//! assembled once from [`Phases`] when the scan ends (`assemble.rs`), so a scan cut short by
+//! its deadline keeps what the phases before found.
+
+use std::net::IpAddr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind, Outcome, Timings};
+use tokio::time::Instant;
+use url::Url;
+
+use super::documents::fetch_documents;
+use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
+use super::locate::{locate, Located};
+use super::robots::all_disallowed;
+use super::settings::{ScanOptions, ScanSettings};
+use super::site::SiteScan;
+use super::verdict::Verdict;
+use crate::config::Probe;
+use crate::discovery::{self as d, select_endpoint, Discovery, EndpointChoice};
+use crate::input::Exclusions;
+use crate::net::Net;
+use crate::probe::{run_probe, ProbeReport};
+use crate::session::{run_session, SessionOptions, SessionReport, REDIRECT_REASON};
+
+/// What the phases found, each filled in as its phase ends.
+#[derive(Default)]
+pub(super) struct Phases {
+    pub addresses: Vec<IpAddr>,
+    /// The origin measured: where the homepage's redirects led (`None` before `locate`).
+    pub origin: Option<Url>,
+    /// True when that origin is not the input's.
+    pub moved: bool,
+    /// The documents found (`None` when the scan ended before the endpoint choice).
+    pub discovery: Option<Discovery>,
+    /// The endpoint the session opens (or would have opened), and how it was found.
+    pub endpoint: Option<Url>,
+    pub via: Option<DiscoveredVia>,
+    pub session: Option<SessionReport>,
+    pub probe: Option<ProbeReport>,
+    pub timings: Timings,
+}
+
+/// The endpoint choice's value: the endpoint to open, or the verdict without one and, when it
+/// named an `http://` address, that address (the deep probe records it without a request).
+pub(super) enum Endpoint {
+    Open(Url),
+    Closed(Verdict, Option<Url>),
+}
+
+/// What the phases use besides the site: the crawl's network, settings and opt-out list.
+pub(super) struct Context<'a> {
+    pub net: &'a Net,
+    pub settings: &'a ScanSettings,
+    pub exclusions: &'a Exclusions,
+    /// Set once the crawl warned that it reaches public addresses without a contact.
+    pub warned_contact: &'a AtomicBool,
+}
+
+impl Context<'_> {
+    /// Every phase, in order.
+    pub(super) async fn phases(
+        &self,
+        site: &mut SiteScan,
+        opts: &ScanOptions,
+        out: &mut Phases,
+    ) -> Result<(), Verdict> {
+        let ip = self.resolve_and_guard(site, out).await?;
+        let waits = site.client().waits().clone();
+        let _turn = waits.during(self.turn(ip, opts.seat.as_deref())).await;
+        let endpoint = match &opts.endpoint {
+            Some(given) => given_endpoint(given, out),
+            None => self.discover(site, out).await?,
+        };
+        let endpoint = match endpoint {
+            Endpoint::Open(url) => url,
+            Endpoint::Closed(verdict, plain) => {
+                if let (Probe::Deep, Some(url)) = (self.settings.probe, plain) {
+                    out.probe = Some(self.deep_probe(site, &url, out).await);
+                }
+                return Err(verdict);
+            }
+        };
+        out.session = Some(self.session(site, &endpoint, out).await);
+        if let (Some(found), Some(origin)) = (out.discovery.as_mut(), out.origin.as_ref()) {
+            let via = out.via.unwrap_or(DiscoveredVia::McpPath);
+            let cap = self.settings.document_cap;
+            let card = fetch_endpoint_card(site, origin, &endpoint, via, found, cap);
+            found.endpoint_card = Box::pin(card).await;
+        }
+        if self.settings.probe == Probe::Deep {
+            out.probe = Some(self.deep_probe(site, &endpoint, out).await);
+        }
+        Ok(())
+    }
+
+    /// Locate, the documents, the endpoint choice: the discovery of the survey.
+    async fn discover(&self, site: &mut SiteScan, out: &mut Phases) -> Result<Endpoint, Verdict> {
+        let started = Instant::now();
+        site.set_discovering(true);
+        let found = self.locate_and_fetch(site, out).await;
+        site.set_discovering(false);
+        out.timings.discovery_ms = Some(ms(started.elapsed()));
+        let found = found?;
+        if all_disallowed(site) {
+            return Err(Verdict::new(
+                Outcome::Excluded,
+                FailureKind::Robots,
+                "excluded: the site's robots.txt disallows every document the survey fetches; \
+                 none was requested",
+            ));
+        }
+        let origin = out.origin.clone().unwrap_or_else(|| site.origin().clone());
+        let Some(measured) = d::Site::from_origin(&origin) else {
+            return Err(Verdict::new(
+                Outcome::InvalidInput,
+                FailureKind::Input,
+                "the origin has no host",
+            ));
+        };
+        let found = out.discovery.insert(found);
+        let choice = select_endpoint(&measured, found.candidates(&origin), |host| {
+            self.exclusions.covering(host).is_some()
+        });
+        out.endpoint.clone_from(&choice.endpoint);
+        out.via = choice.via;
+        Ok(endpoint_of(choice, found, site, &origin))
+    }
+
+    async fn locate_and_fetch(
+        &self,
+        site: &mut SiteScan,
+        out: &mut Phases,
+    ) -> Result<Discovery, Verdict> {
+        let cap = self.settings.document_cap;
+        let excluded = |host: &str| self.exclusions.covering(host).is_some();
+        let located: Located = locate(site, cap, &excluded).await?;
+        out.origin = Some(located.origin.clone());
+        out.moved = located.moved;
+        fetch_documents(site, &located, cap).await
+    }
+
+    /// The survey's capped session; it refuses itself when under 12 s are left.
+    async fn session(
+        &self,
+        site: &mut SiteScan,
+        endpoint: &Url,
+        out: &mut Phases,
+    ) -> SessionReport {
+        let started = Instant::now();
+        let opts = SessionOptions {
+            tools_cap: self.settings.tools_cap,
+            keep_exchanges: site.keeps_transcript(),
+            ..SessionOptions::default()
+        };
+        // Boxed: only a site with an endpoint needs the session's state, so the scan future
+        // of every other site in flight stays small.
+        let mut report =
+            Box::pin(run_session(site.client(), endpoint, &opts, site.deadline())).await;
+        site.log_requests(std::mem::take(&mut report.requests));
+        site.extend_transcript(std::mem::take(&mut report.exchanges));
+        out.timings.session_ms = Some(ms(started.elapsed()));
+        report
+    }
+
+    /// The deep probe, with its own budget of 9 requests; it ends before the site deadline,
+    /// by the same margin as the endpoint card's GET.
+    async fn deep_probe(
+        &self,
+        site: &mut SiteScan,
+        endpoint: &Url,
+        out: &mut Phases,
+    ) -> ProbeReport {
+        let started = Instant::now();
+        let deadline = site.deadline();
+        let deadline = deadline.checked_sub(DEADLINE_MARGIN).unwrap_or(deadline);
+        let keep = site.keeps_transcript();
+        let mut report = Box::pin(run_probe(site.client(), endpoint, deadline, keep)).await;
+        site.log_requests(std::mem::take(&mut report.requests));
+        site.extend_transcript(std::mem::take(&mut report.exchanges));
+        out.timings.probe_ms = Some(ms(started.elapsed()));
+        report
+    }
+}
+
+/// An endpoint given rather than discovered (a registry entry's remote): opened when https.
+fn given_endpoint(endpoint: &Url, out: &mut Phases) -> Endpoint {
+    out.endpoint = Some(endpoint.clone());
+    if endpoint.scheme() == "https" {
+        return Endpoint::Open(endpoint.clone());
+    }
+    let verdict = Verdict::not_measured(
+        FailureKind::InvalidUrl,
+        format!("the endpoint {endpoint} is not an https URL: not opened"),
+    );
+    Endpoint::Closed(verdict, Some(endpoint.clone()))
+}
+
+/// The endpoint choice's value.
+fn endpoint_of(
+    choice: EndpointChoice,
+    found: &Discovery,
+    site: &SiteScan,
+    origin: &Url,
+) -> Endpoint {
+    let Some(endpoint) = choice.endpoint else {
+        let mut verdict = without_endpoint(found.mcp_signal, site);
+        if let Some((url, why)) = choice.rejected.first() {
+            verdict
+                .reason
+                .push_str(&format!(" (passed over {url}: {})", why.describe()));
+        }
+        // The deep probe: "An address that starts with http:// is not probed: no request is
+        // made. The server is recorded as not served over HTTPS and shown as To migrate."
+        let plain = choice
+            .rejected
+            .iter()
+            .find(|(_, why)| matches!(why, d::RejectReason::PlainHttp))
+            .and_then(|(raw, _)| origin.join(raw.trim()).ok());
+        return Endpoint::Closed(verdict, plain);
+    };
+    if choice.excluded_subdomain {
+        let verdict = Verdict::not_measured(
+            FailureKind::OptedOut,
+            format!(
+                "the endpoint {endpoint} is on a subdomain the exclusion list names; \
+                 not requested"
+            ),
+        );
+        return Endpoint::Closed(verdict, None);
+    }
+    Endpoint::Open(endpoint)
+}
+
+/// The verdict when no document names an endpoint the scan opens and `/mcp` gave no signal.
+///
+/// The survey: "It is out of scope when no document names an endpoint the scan opens and /mcp
+/// answered without signalling MCP." A `/mcp` that did not answer at all is therefore not out
+/// of scope: the check is not measured ("no answer"). A 3xx is not followed: "a 3xx answer is
+/// reported as "redirects; not followed", and the check is not measured". Any other answer
+/// without a signal (a 401 included: "A 401 does not count") is out of scope.
+fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
+    use d::{McpSignal, NoSignalReason};
+    match signal {
+        Some(McpSignal::NoSignal {
+            why: NoSignalReason::Redirect,
+        }) => Verdict::not_measured(FailureKind::Redirect, REDIRECT_REASON),
+        Some(McpSignal::NoSignal {
+            why: NoSignalReason::NoAnswer,
+        }) => {
+            let logged = site
+                .requests()
+                .iter()
+                .rev()
+                .find(|q| q.purpose == DocumentKind::McpPath.as_str());
+            let kind = logged
+                .and_then(|q| q.error_kind)
+                .unwrap_or(FailureKind::NoEndpoint);
+            let detail = site
+                .documents()
+                .iter()
+                .rev()
+                .find(|doc| doc.kind == DocumentKind::McpPath)
+                .and_then(|doc| doc.note.as_deref())
+                .map(|note| format!(" ({note})"))
+                .unwrap_or_default();
+            Verdict::not_measured(
+                kind,
+                format!(
+                    "no document names an endpoint the scan opens, and the GET of /mcp got \
+                     no answer{detail}: not measured"
+                ),
+            )
+        }
+        _ => Verdict::new(
+            Outcome::OutOfScope,
+            FailureKind::NoEndpoint,
+            "out of scope: no document names an endpoint the scan opens, \
+             and /mcp answered without signalling MCP",
+        ),
+    }
+}
+
+pub(super) fn ms(d: Duration) -> u32 {
+    u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
+}
