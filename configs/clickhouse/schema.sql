@@ -85,7 +85,10 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- and for rows of schema 2 records), and the distinct kinds of the site's failed requests
     -- in the order first seen. Group by these, never by outcome_reason's wording.
     reason_kind Nullable(String),
-    request_error_kinds Array(String)
+    request_error_kinds Array(String),
+    -- Which side of the measured site holds the endpoint: scanned (the scanned origin's site)
+    -- or final (only the final origin's, after the homepage's in-site redirects).
+    endpoint_site Nullable(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

@@ -24,7 +24,8 @@ fn reported_rules_are_the_two_the_discovery_audit_names() {
         .filter(|r| r.severity == Severity::Reported)
         .map(|r| r.id)
         .collect();
-    assert_eq!(reported, ["MCP-DISC-002", "MCP-MAN-007"]);
+    // The discovery audit's two, and our Cache-Control note (not the audit's own).
+    assert_eq!(reported, ["MCP-DISC-002", "MCP-MAN-007", "MCP-CARD-012"]);
 }
 
 #[test]

@@ -60,6 +60,32 @@ pub fn origin_move(r: &Record) -> Option<OriginMove> {
     })
 }
 
+/// Which side of the measured site holds the record's endpoint: `scanned` when it is on the
+/// scanned origin's site (its host or a subdomain), `final` when only on the final origin's
+/// (after the homepage's in-site redirects: `api.D` for an input `www.D` that moved to `D`).
+/// `None` without an endpoint. Read from the record's own fields, so older records get it too;
+/// the scan placed the endpoint by the same rule (docs/rules.md, "Where the site lives").
+pub fn endpoint_site(r: &Record) -> Option<&'static str> {
+    let endpoint = host_of(r.endpoint.as_deref()?)?;
+    let under = |origin: Option<&str>| {
+        origin.and_then(host_of).is_some_and(|site| {
+            let site = site.trim_end_matches('.');
+            endpoint == site
+                || endpoint
+                    .strip_suffix(site)
+                    .is_some_and(|label| label.len() > 1 && label.ends_with('.'))
+        })
+    };
+    if under(r.origin.as_deref()) || r.final_origin.is_none() {
+        Some("scanned")
+    } else if under(r.final_origin.as_deref()) {
+        Some("final")
+    } else {
+        // A given endpoint (a registry entry's remote) is the scanned origin itself.
+        Some("scanned")
+    }
+}
+
 /// The host of `https://host[:port]` (an IPv6 address keeps its brackets).
 fn host_of(origin: &str) -> Option<&str> {
     let authority = origin.split_once("://")?.1.split('/').next()?;
@@ -142,5 +168,45 @@ mod move_tests {
         );
         assert_eq!(moved("https://a.test", None), None);
         assert_eq!(moved("https://a.test", Some("https://a.test")), None);
+    }
+}
+
+#[cfg(test)]
+mod endpoint_site_tests {
+    use super::*;
+
+    fn side(
+        origin: &str,
+        final_origin: Option<&str>,
+        endpoint: Option<&str>,
+    ) -> Option<&'static str> {
+        let mut r = Record::new("run", 0, "x", 1, Outcome::Pass, "");
+        r.origin = Some(origin.to_owned());
+        r.final_origin = final_origin.map(str::to_owned);
+        r.endpoint = endpoint.map(str::to_owned);
+        endpoint_site(&r)
+    }
+
+    #[test]
+    fn the_side_that_holds_the_endpoint() {
+        // D moved to www.D, the server on mcp.D: the scanned origin's site.
+        let www = Some("https://www.d.test:8443");
+        let mcp = Some("https://mcp.d.test:8443/mcp");
+        assert_eq!(side("https://d.test:8443", www, mcp), Some("scanned"));
+        // www.D moved to D, the server on api.D: only the final origin's site.
+        let api = Some("https://api.d.test:8443/mcp");
+        let apex = Some("https://d.test:8443");
+        assert_eq!(side("https://www.d.test:8443", apex, api), Some("final"));
+        // No redirect: the scanned origin; no endpoint: nothing.
+        assert_eq!(
+            side("https://d.test", None, Some("https://d.test/mcp")),
+            Some("scanned")
+        );
+        assert_eq!(side("https://d.test", None, None), None);
+        // A parent domain is not a subdomain; `xd.test` is not under `d.test`.
+        assert_eq!(
+            side("https://www.d.test", apex, Some("https://xd.test:8443/mcp")),
+            Some("scanned")
+        );
     }
 }

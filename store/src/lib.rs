@@ -22,7 +22,8 @@ mod vocab;
 
 pub use bound::bound;
 pub use derived::{
-    document_kinds, origin_move, request_error_kinds, scanned, server_fingerprint, OriginMove,
+    document_kinds, endpoint_site, origin_move, request_error_kinds, scanned, server_fingerprint,
+    OriginMove,
 };
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};

@@ -93,6 +93,16 @@ pub enum Shape {
     NewestOnly,
     /// A homepage and 404 elsewhere.
     Plain,
+    /// The apex redirects every path to `www`; the card at `www` names the server at
+    /// `https://mcp.{host}/mcp`, on its own subdomain (the marketing site at www, the MCP
+    /// server on its own host).
+    WwwWithMcpHost,
+    /// `www.{apex}` redirects to the apex, whose card names the server at
+    /// `https://api.{apex}/mcp`.
+    ApexWithApiHost,
+    /// A brand alias or dedicated MCP host: its homepage redirects to another site
+    /// (`moved-{host}`), while its own `/mcp` serves MCP (GET: 405 `Allow: POST`).
+    BrandAlias,
 }
 
 /// When a [`Shape::SlowHome`] homepage's headers come: slow, within the crawler's 10 s.
@@ -329,6 +339,38 @@ impl Shape {
                 Some(host.to_owned()),
                 vec![living(host, server.as_ref())],
             ),
+            Shape::WwwWithMcpHost | Shape::ApexWithApiHost => {
+                let (input, home_at, label) = if self == Shape::WwwWithMcpHost {
+                    (host.to_owned(), www.clone(), "mcp")
+                } else {
+                    (www.clone(), host.to_owned(), "api")
+                };
+                let server_at = format!("{label}.{host}");
+                let mut home_site = Site::new(&home_at).route("/", home());
+                let mut sites = vec![Site::new(&input).default(redirect_all(home_at.clone()))];
+                if let Some(server) = &server {
+                    home_site = home_site.route(
+                        "/.well-known/mcp/server-card.json",
+                        card_reply(server_at.clone()),
+                    );
+                    sites.push(Site::new(&server_at).mcp("/mcp", server));
+                }
+                sites.push(home_site);
+                (input, Some(server_at), sites)
+            }
+            Shape::BrandAlias => {
+                let other = format!("moved-{host}");
+                let alias = Site::new(host).route("/", redirect_all(other.clone()));
+                let alias = match &server {
+                    Some(s) => alias.mcp("/mcp", s),
+                    None => alias,
+                };
+                (
+                    host.to_owned(),
+                    Some(host.to_owned()),
+                    vec![alias, living(&other, None)],
+                )
+            }
         };
         ShapedSite {
             shape: self,

@@ -10,9 +10,9 @@ use url::Url;
 use super::evidence::{not_an_array, quoted, unusable_text, wrong_kind};
 use super::revision::{classify_revision, Revision};
 use super::rules::{
-    Rule, CARD_NOT_JSON, NAME_NOT_REVERSE_DNS, NO_CORS, NO_REMOTES, NO_SUPPORTED_VERSIONS,
-    ONLY_OLD_REVISIONS, REMOTE_URL, REQUIRED_FIELD_MISSING, TOOLS_IN_CARD, UNRECOGNISED_REVISION,
-    UNRECOGNISED_TRANSPORT,
+    Rule, CARD_NOT_JSON, NAME_NOT_REVERSE_DNS, NO_CACHE_CONTROL, NO_CORS, NO_REMOTES,
+    NO_SUPPORTED_VERSIONS, ONLY_OLD_REVISIONS, REMOTE_URL, REQUIRED_FIELD_MISSING, TOOLS_IN_CARD,
+    UNRECOGNISED_REVISION, UNRECOGNISED_TRANSPORT,
 };
 use crate::discovery::{DocumentParse, Field, ParsedCard, Remote};
 
@@ -91,8 +91,14 @@ pub(super) fn audit_card(doc: &CardDoc) -> Vec<Finding> {
     }
     out.extend(audit_revisions(doc, card));
     if let Some(headers) = doc.headers {
-        if let Some(why) = missing_cors(headers) {
-            out.push(doc.finding(&NO_CORS, why));
+        let cache = headers.get(CACHE_CONTROL).is_none();
+        match missing_cors(headers) {
+            Some(why) if cache => {
+                out.push(doc.finding(&NO_CORS, why + "; Cache-Control is absent"))
+            }
+            Some(why) => out.push(doc.finding(&NO_CORS, why)),
+            None if cache => out.push(doc.finding(&NO_CACHE_CONTROL, "Cache-Control is absent")),
+            None => {}
         }
     }
     out
@@ -265,24 +271,18 @@ fn audit_revisions(doc: &CardDoc, card: &ParsedCard) -> Vec<Finding> {
     out
 }
 
-/// What the card's response lacks of `Access-Control-Allow-Origin: *` and `Cache-Control`.
+/// What the card's response lacks of `Access-Control-Allow-Origin: *` (CORS: what
+/// MCP-CARD-011 is about; a missing `Cache-Control` alone is MCP-CARD-012).
 fn missing_cors(headers: &HeaderMap) -> Option<String> {
-    let mut missing = Vec::new();
     match headers
         .get(ACCESS_CONTROL_ALLOW_ORIGIN)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
     {
-        None => missing.push("Access-Control-Allow-Origin is absent".to_owned()),
-        Some(origin) if origin != "*" => {
-            missing.push(format!(
-                "Access-Control-Allow-Origin is {}, not *",
-                quoted(&origin)
-            ));
-        }
-        Some(_) => {}
+        None => Some("Access-Control-Allow-Origin is absent".to_owned()),
+        Some(origin) if origin != "*" => Some(format!(
+            "Access-Control-Allow-Origin is {}, not *",
+            quoted(&origin)
+        )),
+        Some(_) => None,
     }
-    if headers.get(CACHE_CONTROL).is_none() {
-        missing.push("Cache-Control is absent".to_owned());
-    }
-    (!missing.is_empty()).then(|| missing.join("; "))
 }

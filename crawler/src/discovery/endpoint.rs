@@ -7,7 +7,7 @@ use url::Url;
 use super::card::{ParsedCard, RemoteTransport};
 use super::links::{FoundLink, LinkKind};
 use super::paths::MCP_PATH;
-use super::site::{Placement, Site};
+use super::site::{Place, Placement};
 
 /// One endpoint URL a document named, with what the scan knows about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +154,7 @@ fn rank(via: DiscoveredVia) -> u8 {
 /// plain http (before the site check, which would otherwise see port 80 as another site),
 /// other site, transport.
 pub fn select_endpoint(
-    site: &Site,
+    site: &impl Place,
     candidates: impl IntoIterator<Item = Candidate>,
     is_excluded: impl Fn(&str) -> bool,
 ) -> EndpointChoice {
@@ -186,7 +186,7 @@ pub fn select_endpoint(
     }
 }
 
-fn judge(site: &Site, candidate: &Candidate) -> Result<(Url, Placement), RejectReason> {
+fn judge(site: &impl Place, candidate: &Candidate) -> Result<(Url, Placement), RejectReason> {
     if is_templated(&candidate.raw) {
         return Err(RejectReason::Templated);
     }

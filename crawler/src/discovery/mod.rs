@@ -35,7 +35,7 @@ pub use mcp_path::{
     MCP_PATH_BODY_LIMIT,
 };
 pub use paths::*;
-pub use site::{Placement, Site};
+pub use site::{MeasuredSite, Place, Placement, Site, SiteSide};
 pub use source::{discovery_source, DiscoverySource, SourceHits};
 pub use table::{DocumentRow, Reader, DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT, SURVEY_DOCUMENTS};
 

@@ -35,6 +35,8 @@ pub(super) fn assemble(
         addresses,
         origin,
         moved,
+        measured: _,
+        homepage_ended: _,
         discovery,
         endpoint,
         via,

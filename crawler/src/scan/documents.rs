@@ -12,7 +12,8 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::answer::{empty_log, log_answer, Fetched};
-use super::locate::Located;
+use super::locate::{next_hop, redirect_of, Located};
+use super::robots::robots_before;
 use super::site::SiteScan;
 use super::verdict::Verdict;
 use crate::discovery::{
@@ -30,6 +31,7 @@ pub(super) async fn fetch_documents(
     site: &mut SiteScan,
     located: &Located,
     doc_cap: usize,
+    excluded: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<Discovery, Verdict> {
     let mut found = Discovery::default();
     read_home(site, located, &mut found)?;
@@ -46,7 +48,9 @@ pub(super) async fn fetch_documents(
             }
             Reader::Catalog => walk_catalogs(site, url, row, doc_cap, located, &mut found).await,
             Reader::McpPath => {
-                found.mcp_signal = Some(probe_mcp_path(site, &url, row.timeout).await);
+                let measured = located.measured.as_ref();
+                let signal = probe_mcp_path(site, &url, row.timeout, measured, excluded);
+                found.mcp_signal = Some(signal.await);
             }
         }
     }
@@ -85,8 +89,7 @@ async fn walk_catalogs(
     located: &Located,
     found: &mut Discovery,
 ) {
-    let measured = d::Site::from_origin(&located.origin);
-    let on_site = |url: &Url| measured.as_ref().is_some_and(|s| s.contains(url));
+    let on_site = |url: &Url| located.measured.as_ref().is_some_and(|s| s.contains(url));
     let mut walk = CatalogWalk::new();
     let mut queue = VecDeque::from([(url, 0u8)]);
     while let Some((url, depth)) = queue.pop_front() {
@@ -193,13 +196,52 @@ fn mark_parse<T>(site: &mut SiteScan, parse: &DocumentParse<T>) {
 }
 
 /// One plain GET of `/mcp`, judged on status and headers as soon as they arrive; a small body
-/// is read only when the head cannot decide.
-async fn probe_mcp_path(site: &mut SiteScan, url: &Url, timeout: Duration) -> McpSignal {
-    let started = Instant::now();
+/// is read only when the head cannot decide. A redirect is followed while it stays on the
+/// measured site (as the survey's reproduction follows this GET with `curl -L`; the session's
+/// POSTs still follow none), and the document log names where it led.
+async fn probe_mcp_path(
+    site: &mut SiteScan,
+    url: &Url,
+    timeout: Duration,
+    measured: Option<&d::MeasuredSite>,
+    excluded: &(dyn Fn(&str) -> bool + Sync),
+) -> McpSignal {
     let purpose = DocumentKind::McpPath.as_str();
-    let head = site
-        .get_head(url, purpose, d::MCP_PATH_BODY_LIMIT, timeout)
-        .await;
+    let in_scope = |u: &Url| measured.is_some_and(|m| m.contains(u));
+    let mut at = url.clone();
+    let mut seen = vec![at.clone()];
+    let mut followed = Vec::new();
+    let mut not_followed = None;
+    let (started, head) = loop {
+        let started = Instant::now();
+        let head = site
+            .get_head(&at, purpose, d::MCP_PATH_BODY_LIMIT, timeout)
+            .await;
+        let hop = head
+            .as_ref()
+            .ok()
+            .and_then(|h| redirect_of(h.status, &h.headers));
+        let Some((_, location)) = hop else {
+            break (started, head);
+        };
+        match next_hop(&at, &location, &in_scope, &seen, seen.len(), excluded) {
+            Ok(next) => {
+                if let Ok(mut h) = head {
+                    h.body.abort();
+                }
+                if let Err(e) = robots_before(site, &next).await {
+                    break (started, Err(e));
+                }
+                followed.push(next.to_string());
+                seen.push(next.clone());
+                at = next;
+            }
+            Err((_, reason)) => {
+                not_followed = Some(reason);
+                break (started, head);
+            }
+        }
+    };
     let mut log = empty_log(DocumentKind::McpPath, url);
     let signal = match head {
         Err(e) => {
@@ -231,10 +273,16 @@ async fn probe_mcp_path(site: &mut SiteScan, url: &Url, timeout: Duration) -> Mc
         }
     };
     log.parsed = signal.signals();
-    if let McpSignal::NoSignal { why } = signal {
+    if let Some(reason) = not_followed {
+        log.note = Some(reason);
+    } else if let McpSignal::NoSignal { why } = signal {
         log.note.get_or_insert_with(|| why.as_str().to_owned());
     } else {
         log.note = Some(signal.as_str().to_owned());
+    }
+    if !followed.is_empty() {
+        let note = log.note.take().unwrap_or_default();
+        log.note = Some(format!("followed to {}; {note}", followed.join(" then ")));
     }
     if let Some(entry) = site.last_request_mut() {
         entry.ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);

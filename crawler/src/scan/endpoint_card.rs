@@ -29,19 +29,17 @@ pub const DEADLINE_MARGIN: Duration = Duration::from_millis(500);
 /// Below this much time (after the margin) the GET is not sent.
 pub const ENDPOINT_CARD_MIN_TIME: Duration = Duration::from_secs(1);
 
-/// Fetches `<endpoint>/server-card` (the endpoint found `via`, on the site measured at
-/// `origin`). `None` when it is off the measured site, not sent for lack of time, or answered
+/// Fetches `<endpoint>/server-card` (the endpoint found `via`, on the `measured` site). `None` when it is off the measured site, not sent for lack of time, or answered
 /// without 2xx. A URL discovery already fetched is not asked twice.
 pub(super) async fn fetch_endpoint_card(
     site: &mut SiteScan,
-    origin: &Url,
+    measured: &d::MeasuredSite,
     endpoint: &Url,
     via: DiscoveredVia,
     found: &Discovery,
     cap: usize,
 ) -> Option<FetchedCard> {
     let url = endpoint_server_card_url(endpoint);
-    let measured = d::Site::from_origin(origin)?;
     if !measured.contains(&url) {
         return None;
     }

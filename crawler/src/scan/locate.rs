@@ -1,9 +1,11 @@
 //! Where the site lives: the homepage's redirects are followed while they stay on the measured
 //! site, so a list of registrable domains (most of which answer with a 301 to `www.`) measures
-//! each site where it serves. Only the homepage follows redirects; the session never does.
+//! each site where it serves. The homepage and the plain GET of `/mcp` follow redirects within
+//! the site; the session never does.
 
 use http::header::LOCATION;
-use mcpcensus_store::{DocumentKind, FailureKind, Outcome, RedirectHop};
+use http::{HeaderMap, StatusCode};
+use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
 use url::Url;
 
 use super::answer::{log_answer, Fetched, DOCUMENT_TIMEOUT};
@@ -18,14 +20,22 @@ pub const MAX_REDIRECTS: usize = 5;
 
 /// Where the homepage's redirects led: the phase's value.
 pub(super) struct Located {
-    /// The final URL of the homepage.
+    /// The final URL of the homepage (the input's when its redirects ended the homepage).
     pub home_url: Url,
-    /// Its answer (logged as the homepage document).
+    /// Its answer (logged as the homepage document); `Fetched::Status` when the redirects
+    /// ended the homepage.
     pub home: Fetched,
-    /// The origin the scan measures: the final URL's.
+    /// The origin the documents are fetched at: the final URL's, or the input's when the
+    /// redirects ended the homepage.
     pub origin: Url,
     /// True when that origin differs from the input's (the record's `final_origin`).
     pub moved: bool,
+    /// The measured site: the scanned origin's site joined with `origin`'s.
+    pub measured: Option<d::MeasuredSite>,
+    /// Why the homepage's redirects were not followed to the end (off the site, a loop, past
+    /// the limit, to `http://`, to an opted-out host): the homepage only ends there, and the
+    /// documents are still asked of the scanned origin.
+    pub homepage_ended: Option<String>,
 }
 
 /// The site redirects may move within: the input host and its subdomains and, for an input
@@ -45,9 +55,10 @@ fn scope(origin: &Url, registrable: Option<&str>) -> Option<d::Site> {
 
 /// GETs the homepage, following redirects within the site (each hop through the site client:
 /// the address guard and politeness; the opt-out list through `excluded`; and the robots.txt
-/// of each origin reached, read there first). `Err` with the verdict when the redirects end
-/// the site (left it, looped, went on too long, to `http://` or to an opted-out host: not
-/// measured) or an origin's robots.txt got no answer (nothing answers there: unreachable).
+/// of each origin reached, read there first). Redirects that leave the site, loop, go on too
+/// long, go to `http://` or to an opted-out host end the homepage only: the documents are then
+/// fetched at the scanned origin (`Located::homepage_ended` says why). `Err` with the verdict
+/// when an origin's robots.txt got no answer (nothing answers there: unreachable).
 pub(super) async fn locate(
     site: &mut SiteScan,
     cap: usize,
@@ -55,6 +66,7 @@ pub(super) async fn locate(
 ) -> Result<Located, Verdict> {
     let input = site.origin().clone();
     let within = scope(&input, site.registrable_domain());
+    let in_scope = |url: &Url| within.as_ref().is_some_and(|s| s.contains(url));
     let mut url = input.clone();
     let mut seen = vec![url.clone()];
     loop {
@@ -64,22 +76,20 @@ pub(super) async fn locate(
         let kind = DocumentKind::Home;
         let result = site.get(&url, kind.as_str(), cap, DOCUMENT_TIMEOUT).await;
         let hop = match &result {
-            Ok(r) if r.status.is_redirection() => r
-                .headers
-                .get(LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .map(|location| (r.status.as_u16(), location.to_owned())),
-            _ => None,
+            Ok(r) => redirect_of(r.status, &r.headers),
+            Err(_) => None,
         };
         let Some((status, location)) = hop else {
             let home = log_answer(site, kind, &url, cap, result);
             let origin = Url::parse(&url.origin().ascii_serialization()).unwrap_or(input.clone());
             let moved = origin.origin() != input.origin();
             return Ok(Located {
+                measured: d::MeasuredSite::new(&input, &origin),
                 home_url: url,
                 home,
                 origin,
                 moved,
+                homepage_ended: None,
             });
         };
         site.log_redirect(RedirectHop {
@@ -87,40 +97,74 @@ pub(super) async fn locate(
             status,
             location: location.clone(),
         });
-        let Ok(target) = url.join(location.trim()) else {
-            return Err(Verdict::not_measured(
-                FailureKind::Redirect,
-                format!("redirects to an address that does not parse ({location}); not followed"),
-            ));
-        };
-        let host = target.host_str().unwrap_or_default().to_owned();
-        let redirect = |reason: String| Some((FailureKind::Redirect, reason));
-        let refusal = if target.scheme() != "https" {
-            redirect(format!("redirects to http:// ({target}); not followed"))
-        } else if !within.as_ref().is_some_and(|s| s.contains(&target)) {
-            redirect(format!(
-                "redirects to another site ({target}); not followed"
-            ))
-        } else if seen.contains(&target) {
-            redirect(format!(
-                "redirects in a loop (back to {target}); not followed"
-            ))
-        } else if site.redirects().len() > MAX_REDIRECTS {
-            redirect(format!(
-                "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
-            ))
-        } else if excluded(&host) {
-            Some((
-                FailureKind::OptedOut,
-                format!("redirects to {target}, on a host the exclusion list names; not requested"),
-            ))
-        } else {
-            None
-        };
-        if let Some((kind, reason)) = refusal {
-            return Err(Verdict::new(Outcome::NotMeasured, kind, reason));
+        let hops = site.redirects().len();
+        match next_hop(&url, &location, &in_scope, &seen, hops, excluded) {
+            Ok(target) => {
+                seen.push(target.clone());
+                url = target;
+            }
+            Err((_, reason)) => {
+                return Ok(Located {
+                    measured: d::MeasuredSite::new(&input, &input),
+                    home_url: input.clone(),
+                    home: Fetched::Status,
+                    origin: input,
+                    moved: false,
+                    homepage_ended: Some(reason),
+                })
+            }
         }
-        seen.push(target.clone());
-        url = target;
+    }
+}
+
+/// A 3xx answer's status and `Location`, when it has one.
+pub(super) fn redirect_of(status: StatusCode, headers: &HeaderMap) -> Option<(u16, String)> {
+    if !status.is_redirection() {
+        return None;
+    }
+    let location = headers.get(LOCATION)?.to_str().ok()?;
+    Some((status.as_u16(), location.to_owned()))
+}
+
+/// Where a redirect from `from` to `location` may be followed, the `hops`-th of this chain
+/// (`seen` the URLs already asked): `Err` with the reason's kind and words when it is not
+/// followed (an address that does not parse, `http://`, off the site as `in_scope` says, a
+/// loop, past [`MAX_REDIRECTS`], a host the opt-out list names).
+pub(super) fn next_hop(
+    from: &Url,
+    location: &str,
+    in_scope: &dyn Fn(&Url) -> bool,
+    seen: &[Url],
+    hops: usize,
+    excluded: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<Url, (FailureKind, String)> {
+    let redirect = |reason: String| Err((FailureKind::Redirect, reason));
+    let Ok(target) = from.join(location.trim()) else {
+        return redirect(format!(
+            "redirects to an address that does not parse ({location}); not followed"
+        ));
+    };
+    let host = target.host_str().unwrap_or_default().to_owned();
+    if target.scheme() != "https" {
+        redirect(format!("redirects to http:// ({target}); not followed"))
+    } else if !in_scope(&target) {
+        redirect(format!(
+            "redirects to another site ({target}); not followed"
+        ))
+    } else if seen.contains(&target) {
+        redirect(format!(
+            "redirects in a loop (back to {target}); not followed"
+        ))
+    } else if hops > MAX_REDIRECTS {
+        redirect(format!(
+            "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
+        ))
+    } else if excluded(&host) {
+        Err((
+            FailureKind::OptedOut,
+            format!("redirects to {target}, on a host the exclusion list names; not requested"),
+        ))
+    } else {
+        Ok(target)
     }
 }

@@ -27,7 +27,7 @@ use crate::discovery::{self as d, select_endpoint, Discovery, EndpointChoice};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::probe::{run_probe, ProbeReport};
-use crate::session::{run_session, SessionOptions, SessionReport, REDIRECT_REASON};
+use crate::session::{run_session, SessionOptions, SessionReport};
 
 /// What the phases found, each filled in as its phase ends.
 #[derive(Default)]
@@ -37,6 +37,11 @@ pub(super) struct Phases {
     pub origin: Option<Url>,
     /// True when that origin is not the input's.
     pub moved: bool,
+    /// The measured site: the scanned origin's site joined with the final origin's.
+    pub measured: Option<d::MeasuredSite>,
+    /// Why the homepage's redirects ended the homepage (the documents were then asked of the
+    /// scanned origin).
+    pub homepage_ended: Option<String>,
     /// The documents found (`None` when the scan ended before the endpoint choice).
     pub discovery: Option<Discovery>,
     /// The endpoint the session opens (or would have opened), and how it was found.
@@ -88,10 +93,10 @@ impl Context<'_> {
             }
         };
         out.session = Some(self.session(site, &endpoint, out).await);
-        if let (Some(found), Some(origin)) = (out.discovery.as_mut(), out.origin.as_ref()) {
+        if let (Some(found), Some(measured)) = (out.discovery.as_mut(), out.measured.as_ref()) {
             let via = out.via.unwrap_or(DiscoveredVia::McpPath);
             let cap = self.settings.document_cap;
-            let card = fetch_endpoint_card(site, origin, &endpoint, via, found, cap);
+            let card = fetch_endpoint_card(site, measured, &endpoint, via, found, cap);
             found.endpoint_card = Box::pin(card).await;
         }
         if self.settings.probe == Probe::Deep {
@@ -117,7 +122,7 @@ impl Context<'_> {
             ));
         }
         let origin = out.origin.clone().unwrap_or_else(|| site.origin().clone());
-        let Some(measured) = d::Site::from_origin(&origin) else {
+        let Some(measured) = out.measured.clone() else {
             return Err(Verdict::new(
                 Outcome::InvalidInput,
                 FailureKind::Input,
@@ -130,7 +135,11 @@ impl Context<'_> {
         });
         out.endpoint.clone_from(&choice.endpoint);
         out.via = choice.via;
-        Ok(endpoint_of(choice, found, site, &origin))
+        let mut endpoint = endpoint_of(choice, found, site, &origin);
+        if let (Endpoint::Closed(verdict, _), Some(why)) = (&mut endpoint, &out.homepage_ended) {
+            verdict.reason.push_str(&format!("; the homepage {why}"));
+        }
+        Ok(endpoint)
     }
 
     async fn locate_and_fetch(
@@ -143,7 +152,9 @@ impl Context<'_> {
         let located: Located = locate(site, cap, &excluded).await?;
         out.origin = Some(located.origin.clone());
         out.moved = located.moved;
-        fetch_documents(site, &located, cap).await
+        out.measured.clone_from(&located.measured);
+        out.homepage_ended.clone_from(&located.homepage_ended);
+        fetch_documents(site, &located, cap, &excluded).await
     }
 
     /// The survey's capped session; it refuses itself when under 12 s are left.
@@ -248,9 +259,20 @@ fn endpoint_of(
 fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
     use d::{McpSignal, NoSignalReason};
     match signal {
+        // The GET's redirect was followed on the site and then left it, looped or went on too
+        // long: the site's /mcp answered, without an MCP signal (docs/rules.md, "/mcp's
+        // redirects").
         Some(McpSignal::NoSignal {
             why: NoSignalReason::Redirect,
-        }) => Verdict::not_measured(FailureKind::Redirect, REDIRECT_REASON),
+        }) => Verdict::new(
+            Outcome::OutOfScope,
+            FailureKind::NoEndpoint,
+            format!(
+                "out of scope: no document names an endpoint the scan opens, and /mcp answered \
+                 without signalling MCP (its GET {})",
+                mcp_note(site).unwrap_or("redirects; not followed")
+            ),
+        ),
         Some(McpSignal::NoSignal {
             why: NoSignalReason::NoAnswer,
         }) => {
@@ -262,12 +284,7 @@ fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
             let kind = logged
                 .and_then(|q| q.error_kind)
                 .unwrap_or(FailureKind::NoEndpoint);
-            let detail = site
-                .documents()
-                .iter()
-                .rev()
-                .find(|doc| doc.kind == DocumentKind::McpPath)
-                .and_then(|doc| doc.note.as_deref())
+            let detail = mcp_note(site)
                 .map(|note| format!(" ({note})"))
                 .unwrap_or_default();
             Verdict::not_measured(
@@ -285,6 +302,15 @@ fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
              and /mcp answered without signalling MCP",
         ),
     }
+}
+
+/// The note on the `/mcp` document's log.
+fn mcp_note(site: &SiteScan) -> Option<&str> {
+    site.documents()
+        .iter()
+        .rev()
+        .find(|doc| doc.kind == DocumentKind::McpPath)
+        .and_then(|doc| doc.note.as_deref())
 }
 
 pub(super) fn ms(d: Duration) -> u32 {

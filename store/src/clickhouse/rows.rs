@@ -105,6 +105,7 @@ impl SiteRow {
             surface: u8::from(r.surface),
             reason_kind: r.reason_kind.map(|k| k.as_str().to_owned()),
             request_error_kinds: crate::derived::request_error_kinds(r),
+            endpoint_site: crate::derived::endpoint_site(r).map(str::to_owned),
         }
     }
 }

@@ -76,6 +76,7 @@ pub const SITES: Table = Table {
         ("surface", UInt),
         ("reason_kind", OptStr),
         ("request_error_kinds", List),
+        ("endpoint_site", OptStr),
     ],
 };
 

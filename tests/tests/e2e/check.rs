@@ -367,7 +367,8 @@ async fn a_redirect_shows_its_location_and_is_not_followed() {
     assert_eq!(hop.verdict["outcome"], "not_measured", "{}", hop.text);
 
     // At the homepage: shown the same way; a Location on another port is another site, so
-    // the site ends there (redirects within the site are followed: shapes.rs).
+    // the homepage ends there (redirects within the site are followed: shapes.rs) and the
+    // documents are asked of the scanned origin.
     let (code, moved) = check(&web, &web.input("moved.test"), &["--explain"]).await;
     assert_eq!(code, ExitCode::SUCCESS);
     assert_blocks_match_the_server(&web, &moved.blocks, &web.requests("moved.test"));
@@ -381,11 +382,15 @@ async fn a_redirect_shows_its_location_and_is_not_followed() {
         "{}",
         home.text
     );
-    assert_eq!(moved.blocks.len(), 2, "{}", moved.text);
-    assert_eq!(moved.verdict["outcome"], "not_measured", "{}", moved.text);
+    // robots.txt, the homepage, the four card paths, the catalog, /mcp.
+    assert_eq!(moved.blocks.len(), 8, "{}", moved.text);
+    assert_eq!(moved.blocks[7].purpose, "mcp_path", "{}", moved.text);
+    assert_eq!(moved.verdict["outcome"], "out_of_scope", "{}", moved.text);
     assert_eq!(
         moved.verdict["reason"],
-        "redirects to another site (https://www.moved.test/); not followed",
+        "out of scope: no document names an endpoint the scan opens, and /mcp answered without \
+         signalling MCP; the homepage redirects to another site (https://www.moved.test/); not \
+         followed",
         "{}",
         moved.text
     );

@@ -119,14 +119,15 @@ async fn a_servers_words_about_local_resources_get_their_own_verdict_and_the_run
             r.outcome_reason
         );
     }
+    // The homepage's Location ends the homepage only; nothing else there names MCP.
     let moved = record_for(&records, &web.origin("location.words.test"));
     assert_eq!(
         moved.outcome,
-        Outcome::NotMeasured,
+        Outcome::OutOfScope,
         "{}",
         moved.outcome_reason
     );
-    assert_eq!(moved.reason_kind, Some(FailureKind::Redirect));
+    assert_eq!(moved.reason_kind, Some(FailureKind::NoEndpoint));
     assert!(
         moved.outcome_reason.contains(&text),
         "{}",

@@ -21,6 +21,9 @@ fn shaped() -> Vec<ShapedSite> {
         (Shape::PartialFiveHundred, "partial.test"),
         (Shape::Plain, "plain.test"),
         (Shape::NewestOnly, "newest.test"),
+        (Shape::WwwWithMcpHost, "mcphost.test"),
+        (Shape::ApexWithApiHost, "apihost.test"),
+        (Shape::BrandAlias, "alias.test"),
     ]
     .into_iter()
     .map(|(shape, host)| shape.build(host, true))
@@ -92,10 +95,15 @@ async fn each_shape_has_its_record() {
             ),
         ),
         (
+            // No MCP anywhere: judged on its own documents, the redirect in the record.
             "away.test",
             (
-                Outcome::NotMeasured,
-                "redirects to another site (https://moved-away.test:PORT/); not followed".into(),
+                Outcome::OutOfScope,
+                format!(
+                    "{OUT_OF_SCOPE} (its GET redirects to another site \
+                     (https://moved-away.test:PORT/mcp); not followed); the homepage redirects \
+                     to another site (https://moved-away.test:PORT/); not followed"
+                ),
                 None,
                 None,
                 1,
@@ -104,12 +112,43 @@ async fn each_shape_has_its_record() {
         (
             "loop.test",
             (
-                Outcome::NotMeasured,
-                "redirects in a loop (back to https://loop.test:PORT/); not followed".into(),
+                Outcome::OutOfScope,
+                format!(
+                    "{OUT_OF_SCOPE} (its GET followed to https://www.loop.test:PORT/mcp; \
+                     redirects in a loop (back to https://loop.test:PORT/mcp); not followed); \
+                     the homepage redirects in a loop (back to https://loop.test:PORT/); not \
+                     followed"
+                ),
                 None,
                 None,
                 2,
             ),
+        ),
+        (
+            // The marketing site at www, the server on its own subdomain of the scanned apex.
+            "mcphost.test",
+            (
+                Outcome::Pass,
+                pass.clone(),
+                host("mcp.mcphost.test"),
+                host("https://www.mcphost.test:PORT"),
+                1,
+            ),
+        ),
+        (
+            "www.apihost.test",
+            (
+                Outcome::Pass,
+                pass.clone(),
+                host("api.apihost.test"),
+                host("https://apihost.test:PORT"),
+                1,
+            ),
+        ),
+        (
+            // A brand alias: its homepage leaves, its own /mcp serves MCP.
+            "alias.test",
+            (Outcome::Pass, pass.clone(), host("alias.test"), None, 1),
         ),
         (
             "soft.test",
@@ -150,11 +189,14 @@ async fn each_shape_has_its_record() {
     assert_eq!(
         surfaced,
         [
+            "alias.test",
             "apex.test",
+            "mcphost.test",
             "newest.test",
             "partial.test",
             "plain.test",
             "soft.test",
+            "www.apihost.test",
             "www.wwwapex.test"
         ]
     );
@@ -167,8 +209,21 @@ async fn each_shape_has_its_record() {
     );
     // Nothing beyond the site: the other site got no request; the loop stopped at its start.
     assert_eq!(web.request_count("moved-away.test"), 0);
-    assert_eq!(pages(&web, "loop.test"), 1);
-    assert_eq!(pages(&web, "www.loop.test"), 1);
+    assert_eq!(
+        web.requests("loop.test")
+            .iter()
+            .filter(|r| r.path == "/")
+            .count(),
+        1
+    );
+    assert_eq!(
+        web.requests("www.loop.test")
+            .iter()
+            .filter(|r| r.path == "/")
+            .count(),
+        1
+    );
+    assert_eq!(web.request_count("moved-alias.test"), 0);
     // Measured where it lives: every discovery document at www, none past the apex's homepage.
     assert_eq!(pages(&web, "apex.test"), 1);
     assert!(web
@@ -184,12 +239,12 @@ async fn each_shape_has_its_record() {
         let text = std::fs::read_to_string(&out).unwrap();
         let lines: Vec<String> = if format == "text" {
             vec![
-                "Sites measured at another origin than their input's: 2".to_owned(),
-                "  www                                   1".to_owned(),
-                "  apex                                  1".to_owned(),
+                "Sites measured at another origin than their input's: 4".to_owned(),
+                "  www                                   2".to_owned(),
+                "  apex                                  2".to_owned(),
                 "  other_subdomain                       0".to_owned(),
-                "Outcomes of the 6 sites with an API or agent surface".to_owned(),
-                "6 endpoints".to_owned(),
+                "Outcomes of the 9 sites with an API or agent surface".to_owned(),
+                "9 endpoints".to_owned(),
                 "Outcomes, unreachable counted as the survey's \"not measured: no answer\""
                     .to_owned(),
             ]
@@ -197,9 +252,9 @@ async fn each_shape_has_its_record() {
             // The page's tables, with the same counts.
             vec![
                 "data-table=\"measured-elsewhere\"".to_owned(),
-                "<td>www</td><td class=\"num\" data-sort=\"1\">1</td>".to_owned(),
-                "<td>apex</td><td class=\"num\" data-sort=\"1\">1</td>".to_owned(),
-                "6 sites showed an API or agent surface".to_owned(),
+                "<td>www</td><td class=\"num\" data-sort=\"2\">2</td>".to_owned(),
+                "<td>apex</td><td class=\"num\" data-sort=\"2\">2</td>".to_owned(),
+                "9 sites showed an API or agent surface".to_owned(),
                 "data-table=\"outcomes-surface\"".to_owned(),
             ]
         };
@@ -214,9 +269,10 @@ async fn each_shape_has_its_record() {
 }
 
 /// A chain past 5 hops, a redirect to http:// and one to a host the exclusion list names each
-/// end the site, with nothing requested past the last allowed hop.
+/// end the homepage, with nothing requested past the last allowed hop; the documents are still
+/// asked of the scanned origin and judge the site.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn redirects_past_their_limits_end_the_site() {
+async fn redirects_past_their_limits_end_the_homepage() {
     use mcpcensus_simweb::{Reply, Site};
     let home = || Reply::html("<html>home</html>");
     let mut hops = Site::new("hops.test").route("/7", home());
@@ -271,20 +327,33 @@ async fn redirects_past_their_limits_end_the_site() {
             1,
         ),
     ];
-    for (input, reason, hops) in expected {
+    for (input, homepage, hops) in expected {
         let got = summary(&web, &records, input);
+        let reason = format!("{OUT_OF_SCOPE}; the homepage {homepage}");
         assert_eq!(
             got,
-            (Outcome::NotMeasured, reason.to_owned(), None, None, hops),
+            (Outcome::OutOfScope, reason, None, None, hops),
             "{input}"
         );
+        // The documents, asked of the scanned origin.
+        let asked: Vec<String> = web.requests(input).iter().map(|r| r.path.clone()).collect();
+        assert!(asked.iter().any(|p| p == "/mcp"), "{input}: {asked:?}");
     }
-    assert_eq!(pages(&web, "hops.test"), 6);
-    assert!(!web.requests("hops.test").iter().any(|r| r.path == "/6"));
-    assert_eq!(pages(&web, "tohttp.test"), 1);
+    let hops_asked: Vec<String> = web
+        .requests("hops.test")
+        .iter()
+        .map(|r| r.path.clone())
+        .filter(|p| p == "/" || p[1..].parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(hops_asked, ["/", "/1", "/2", "/3", "/4", "/5"]);
+    assert!(!web.requests("tohttp.test").iter().any(|r| !r.tls));
     assert_eq!(web.request_count("www.optout.test"), 0);
     web.shutdown().await;
 }
+
+/// The survey's out-of-scope reason.
+const OUT_OF_SCOPE: &str = "out of scope: no document names an endpoint the scan opens, and /mcp \
+                            answered without signalling MCP";
 
 /// Requests a host received besides its robots.txt (read once per input origin first).
 fn pages(web: &SimWeb, host: &str) -> usize {

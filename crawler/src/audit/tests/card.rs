@@ -315,10 +315,6 @@ fn no_cors_on_the_card() {
             ]),
             "Access-Control-Allow-Origin is \"https://example.com\", not *",
         ),
-        (
-            headers(&[("access-control-allow-origin", "*")]),
-            "Cache-Control is absent",
-        ),
     ];
     for (headers, evidence) in cases {
         let audit = Docs::new()
@@ -331,6 +327,21 @@ fn no_cors_on_the_card() {
         assert_ids(&audit, &["MCP-CARD-011"]);
         assert_eq!(only(&audit, "MCP-CARD-011").evidence, evidence);
     }
+}
+
+#[test]
+fn a_card_with_cors_and_no_cache_control_is_reported_not_card_011() {
+    let audit = Docs::new()
+        .raw_at(
+            "/.well-known/mcp/server-card.json",
+            &good_card().to_string(),
+            headers(&[("access-control-allow-origin", "*")]),
+        )
+        .audit();
+    assert_ids(&audit, &["MCP-CARD-012"]);
+    let note = only(&audit, "MCP-CARD-012");
+    assert_eq!(note.evidence, "Cache-Control is absent");
+    assert_eq!(note.severity, crate::rule::Severity::Reported);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The discovery documents: fetched at the origin the redirects led to, each logged with what
 //! it was, a card parsed, an HTML answer where JSON belongs marked a soft 404.
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind};
+use mcpcensus_store::{DiscoveredVia, DocumentKind};
 
 use super::*;
 use crate::discovery::Discovery;
@@ -13,7 +13,7 @@ use crate::scan::verdict::Verdict;
 /// Locate, then the documents at the origin it led to (the two phases, as the scan runs them).
 async fn located_documents(site: &mut SiteScan) -> Result<Discovery, Verdict> {
     let located = locate(site, 64 * 1024, &|_| false).await?;
-    fetch_documents(site, &located, 64 * 1024).await
+    fetch_documents(site, &located, 64 * 1024, &|_| false).await
 }
 
 const CARD: &str = r#"{
@@ -66,18 +66,24 @@ async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
 }
 
 #[tokio::test]
-async fn documents_are_not_fetched_when_the_redirects_leave_the_site() {
-    let (server, pki) = server(|seen| Canned::redirect(301, &on(seen, OTHER, "/"))).await;
+async fn documents_are_fetched_at_the_input_origin_when_the_homepage_leaves_the_site() {
+    // The homepage of a brand alias or a dedicated MCP host redirects to another site; its own
+    // documents and /mcp are still the site's.
+    let (server, pki) = server(|seen| match (seen.host().as_deref(), seen.path.as_str()) {
+        (Some(SITE), "/") => Canned::redirect(301, &on(seen, OTHER, "/")),
+        (Some(SITE), SERVER_CARD_PATH) => Canned::json(200, CARD),
+        _ => Canned::new(404),
+    })
+    .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let left = located_documents(&mut site).await;
-    let Err(Verdict {
-        kind: FailureKind::Redirect,
-        reason,
-        ..
-    }) = left
-    else {
-        panic!("the documents were fetched off the site");
-    };
-    assert!(reason.starts_with("redirects to another site"), "{reason}");
-    assert_eq!(requests(&server).len(), 1);
+    let found = located_documents(&mut site).await.expect("documents");
+    assert_eq!(found.cards.len(), 1);
+    let asked = requests(&server);
+    assert!(asked.iter().all(|(host, _)| host == SITE), "{asked:?}");
+    assert!(asked.iter().any(|(_, path)| path == MCP_PATH), "{asked:?}");
+    assert_eq!(
+        site.redirects().len(),
+        1,
+        "the redirect stays in the record"
+    );
 }

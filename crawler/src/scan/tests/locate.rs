@@ -1,7 +1,7 @@
 //! The homepage's redirects: followed within the site, each hop logged, the final origin
 //! measured; off the site, to http://, in a loop or past the limit, not followed.
 
-use mcpcensus_store::{FailureKind, RedirectHop};
+use mcpcensus_store::RedirectHop;
 
 use super::*;
 use crate::scan::locate::{locate, Located};
@@ -62,7 +62,8 @@ async fn a_homepage_without_redirects_keeps_the_input_origin() {
     assert_eq!(requests(&server).len(), 1);
 }
 
-/// Where a redirect to `location` (built from the request) ends the site, and what was asked.
+/// Where a redirect to `location` (built from the request) ends the homepage (the scan goes
+/// on at the input origin), and what was asked.
 async fn refused(location: fn(&Seen) -> String) -> (String, Vec<(String, String)>) {
     let (server, pki) = server(move |seen| match seen.path.as_str() {
         "/" => Canned::redirect(302, &location(seen)),
@@ -70,13 +71,13 @@ async fn refused(location: fn(&Seen) -> String) -> (String, Vec<(String, String)
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    match located(&mut site).await {
-        Err(verdict) => {
-            assert_eq!(verdict.kind, FailureKind::Redirect, "{}", verdict.reason);
-            (verdict.reason, requests(&server))
-        }
-        Ok(at) => panic!("followed to {}", at.home_url),
-    }
+    let at = located(&mut site).await.expect("located");
+    let Some(reason) = at.homepage_ended else {
+        panic!("followed to {}", at.home_url);
+    };
+    assert_eq!(at.origin.as_str(), format!("{}/", origin(&server, SITE)));
+    assert!(!at.moved);
+    (reason, requests(&server))
 }
 
 #[tokio::test]
@@ -103,12 +104,7 @@ async fn more_redirects_than_the_limit_end_the_site() {
     })
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
-    let Err(Verdict {
-        kind: FailureKind::Redirect,
-        reason,
-        ..
-    }) = located(&mut site).await
-    else {
+    let Some(reason) = located(&mut site).await.expect("located").homepage_ended else {
         panic!("followed forever?");
     };
     assert!(
@@ -128,12 +124,8 @@ async fn a_redirect_to_an_excluded_host_is_not_requested() {
     .await;
     let mut site = scan_ignoring_robots(&server, &pki, SITE);
     let excluded = |host: &str| host == WWW;
-    let Err(Verdict {
-        kind: FailureKind::OptedOut,
-        reason,
-        ..
-    }) = locate(&mut site, CAP, &excluded).await
-    else {
+    let at = locate(&mut site, CAP, &excluded).await.expect("located");
+    let Some(reason) = at.homepage_ended else {
         panic!("followed to an excluded host");
     };
     assert!(reason.contains("exclusion list"), "{reason}");

@@ -235,14 +235,18 @@ fn an_sse_remote_is_passed_over_for_the_next_one() {
 }
 
 #[test]
-fn a_redirect_at_mcp_is_not_followed_and_not_measured() {
-    // "No redirect is followed: a 3xx answer is reported as "redirects; not followed", and the
-    // check is not measured." With no document naming an endpoint, /mcp decides.
+fn the_get_of_mcp_follows_its_redirect_and_the_session_does_not() {
+    // The survey's reproduction follows the plain GET of /mcp (`curl -L`) and POSTs to
+    // $ORIGIN/mcp: the GET's redirect to /mcp/ is followed and signals MCP; the session's
+    // POST to /mcp gets the redirect, and "No redirect is followed: a 3xx answer is reported
+    // as "redirects; not followed", and the check is not measured."
     check(
         "redirect-get.test",
-        Expect::new(Outcome::NotMeasured, "redirects; not followed"),
+        Expect::new(Outcome::NotMeasured, "redirects; not followed")
+            .at(&url("redirect-get.test", "/mcp"), DiscoveredVia::McpPath)
+            .posts(&["initialize"]),
     );
-    assert_eq!(fixture().gets("redirect-get.test", "/mcp/"), 0);
+    assert_eq!(fixture().gets("redirect-get.test", "/mcp/"), 1);
 }
 
 #[test]

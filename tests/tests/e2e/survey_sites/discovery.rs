@@ -250,7 +250,7 @@ pub(super) fn site(host: &'static str) -> Option<Built> {
             with(site, server)
         }
         "redirect-get.test" => {
-            // /mcp redirects to the real endpoint: not followed, so no MCP signal.
+            // /mcp redirects to the real endpoint: the GET follows it, the session does not.
             let server = McpServer::new();
             let site = Site::new(host)
                 .route("/", home())
