@@ -10,6 +10,9 @@ pub mod clickhouse;
 pub mod derived;
 pub mod error;
 pub mod export;
+pub mod inert;
+#[cfg(test)]
+mod inert_tests;
 mod first_tools;
 pub mod record;
 #[cfg(test)]
