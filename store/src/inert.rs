@@ -20,8 +20,8 @@ pub const FORMULA_GUARD: char = '\'';
 /// Unicode bidirectional controls: they reorder the text after them, so a name can show
 /// as something else than it is (the "Trojan Source" trick).
 const BIDI_CONTROLS: [char; 12] = [
-    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}',
-    '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
 ];
 
 /// True for the characters a terminal or a renderer acts on instead of showing: C0 controls,

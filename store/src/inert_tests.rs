@@ -40,7 +40,11 @@ fn csv_cells_never_start_a_formula() {
 #[test]
 fn csv_cells_keep_rfc_4180_quoting() {
     assert_eq!(csv_cell("plain"), "plain");
-    assert_eq!(csv_cell("a=b"), "a=b", "only a leading formula character counts");
+    assert_eq!(
+        csv_cell("a=b"),
+        "a=b",
+        "only a leading formula character counts"
+    );
     assert_eq!(csv_cell(""), "\"\"", "an empty string is told from a null");
     assert_eq!(csv_cell("a,b"), "\"a,b\"");
     assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
@@ -78,7 +82,10 @@ fn markdown_cells_escape_html_and_table_syntax() {
         "pipe \\| back\\`tick\\` \\*bold\\* \\_em\\_ \\[link\\](x) a\\\\\\|b line"
     );
     assert_eq!(markdown_cell("a & b"), "a &amp; b");
-    assert_eq!(markdown_cell("\u{1b}[2J\u{202e}"), "\\\\u{1b}\\[2J\\\\u{202e}");
+    assert_eq!(
+        markdown_cell("\u{1b}[2J\u{202e}"),
+        "\\\\u{1b}\\[2J\\\\u{202e}"
+    );
     for text in HOSTILE {
         let md = markdown_cell(text);
         assert!(!md.contains(['<', '>', '\n']), "{md}");
@@ -88,10 +95,7 @@ fn markdown_cells_escape_html_and_table_syntax() {
 
 #[test]
 fn html_text_escapes_tags_quotes_and_active_characters() {
-    assert_eq!(
-        html_text(HOSTILE[1]),
-        "&lt;img src=x onerror=alert(1)&gt;"
-    );
+    assert_eq!(html_text(HOSTILE[1]), "&lt;img src=x onerror=alert(1)&gt;");
     assert_eq!(html_text("\"a\" & 'b'"), "&quot;a&quot; &amp; &#39;b&#39;");
     assert_eq!(html_text(HOSTILE[3]), "abc\\u{202e}txt.exe");
     for text in HOSTILE {

@@ -10,10 +10,10 @@ pub mod clickhouse;
 pub mod derived;
 pub mod error;
 pub mod export;
+mod first_tools;
 pub mod inert;
 #[cfg(test)]
 mod inert_tests;
-mod first_tools;
 pub mod record;
 #[cfg(test)]
 mod record_tests;
