@@ -14,7 +14,9 @@ use std::borrow::Cow;
 /// Injection"); tab and carriage return because some spreadsheets strip them and read on.
 pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
-/// Put before a cell that would start a formula: spreadsheets show a leading `'` as text.
+/// Put before a cell that would start a formula: spreadsheets show a leading `'` as text. A
+/// cell that starts with it already gets one more, so a reader strips one leading `'` from
+/// every cell that has one and gets the text as sent.
 pub const FORMULA_GUARD: char = '\'';
 
 /// Unicode bidirectional controls: they reorder the text after them, so a name can show
@@ -32,10 +34,11 @@ pub fn is_active_char(c: char) -> bool {
 
 /// `text` as one RFC 4180 field: quoted when it holds a comma, quote or line break, or is
 /// empty (so readers tell it from a null, which is an empty field), quotes doubled. A cell
-/// starting with a [`FORMULA_STARTS`] character gets [`FORMULA_GUARD`] in front and is quoted,
-/// as OWASP's CSV-injection guidance says; the analyst strips that `'` (docs/records.md).
+/// starting with a [`FORMULA_STARTS`] character (or with the guard itself) gets
+/// [`FORMULA_GUARD`] in front and is quoted, as OWASP's CSV-injection guidance says; the
+/// analyst strips that `'` (docs/records.md).
 pub fn csv_cell(text: &str) -> Cow<'_, str> {
-    let formula = text.starts_with(FORMULA_STARTS);
+    let formula = text.starts_with(FORMULA_STARTS) || text.starts_with(FORMULA_GUARD);
     if !formula && !text.is_empty() && !text.contains([',', '"', '\n', '\r']) {
         return Cow::Borrowed(text);
     }

@@ -38,6 +38,15 @@ fn csv_cells_never_start_a_formula() {
 }
 
 #[test]
+fn stripping_one_leading_quote_gives_the_cell_back() {
+    for text in ["=1", "'=1", "'plain", "''", "plain", "it's", "", "@a,b"] {
+        let read = unquote(&csv_cell(text));
+        assert!(!read.starts_with(FORMULA_STARTS), "{text:?}: {read:?}");
+        assert_eq!(read.strip_prefix(FORMULA_GUARD).unwrap_or(&read), text);
+    }
+}
+
+#[test]
 fn csv_cells_keep_rfc_4180_quoting() {
     assert_eq!(csv_cell("plain"), "plain");
     assert_eq!(
