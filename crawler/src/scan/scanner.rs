@@ -24,6 +24,10 @@ use crate::net::Net;
 use crate::probe::run_probe;
 use crate::session::{run_session, SessionOptions, REDIRECT_REASON};
 
+/// The deadline used when the site deadline is past what `Instant` holds: thirty years, as
+/// tokio's own "never".
+const NO_DEADLINE: Duration = Duration::from_secs(30 * 365 * 86_400);
+
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
 pub struct ScanSettings {
@@ -144,7 +148,10 @@ impl SiteScanner {
     ) -> (Scanned, Vec<Exchange>) {
         let How { keep, given, seat } = how;
         let started = Instant::now();
-        let deadline = started + self.settings.site_deadline;
+        // Checked: a deadline past what `Instant` holds is as good as none, never a panic.
+        let deadline = started
+            .checked_add(self.settings.site_deadline)
+            .unwrap_or(started + NO_DEADLINE);
         let record = job.record(run_id, Outcome::NotMeasured, "");
         let origin = match Url::parse(&job.target.origin) {
             Ok(u) => u,
