@@ -10,11 +10,17 @@ use mcpcensus_store::inert::{
 /// The text a CSV reader gets from one field; panics on a field RFC 4180 does not allow.
 fn read_csv_field(field: &str) -> String {
     let Some(inner) = field.strip_prefix('"') else {
-        assert!(!field.contains([',', '"', '\n', '\r']), "unquoted {field:?}");
+        assert!(
+            !field.contains([',', '"', '\n', '\r']),
+            "unquoted {field:?}"
+        );
         return field.to_owned();
     };
     let inner = inner.strip_suffix('"').expect("closing quote");
-    assert!(!inner.replace("\"\"", "").contains('"'), "lone quote in {field:?}");
+    assert!(
+        !inner.replace("\"\"", "").contains('"'),
+        "lone quote in {field:?}"
+    );
     inner.replace("\"\"", "\"")
 }
 
