@@ -244,3 +244,89 @@ fn markdown_has_the_tables_of_the_page() {
     assert!(md.contains("| a\\|b | 1 |"), "{md}");
     assert!(md.contains("## Methods"));
 }
+
+/// Tool names, a server name and a protocol version a hostile server sent: a spreadsheet
+/// formula, a tag with a script, terminal escape sequences and a bidi override.
+const HOSTILE: [&str; 4] = [
+    "=HYPERLINK(\"https://evil.example/\",\"click\")",
+    "<img src=x onerror=alert(1)>",
+    "title\u{1b}]0;pwned\u{7}\u{1b}[2J",
+    "abc\u{202e}gpj.exe|x",
+];
+
+/// A report of three servers (a platform) sending [`HOSTILE`] everywhere they can.
+fn hostile_report() -> Report {
+    let records = (0..3)
+        .map(|i| {
+            let mut r = server(i, &HOSTILE, HOSTILE[1]);
+            r.server_version = Some(HOSTILE[2].into());
+            r.protocol_version = Some(HOSTILE[3].into());
+            r
+        })
+        .collect();
+    let mut report = Report {
+        run: report(records),
+        ..Report::default()
+    };
+    attach_methods(&mut report, &[]);
+    report
+}
+
+fn assert_no_active_chars(text: &str) {
+    let active: Vec<char> = text
+        .chars()
+        .filter(|c| *c != '\n' && mcpcensus_store::inert::is_active_char(*c))
+        .collect();
+    assert!(active.is_empty(), "{active:?} in {text}");
+}
+
+#[test]
+fn text_report_shows_escape_sequences_and_bidi_inert() {
+    let text = render::text::render(&hostile_report());
+    assert_no_active_chars(&text);
+    assert!(
+        text.contains("title\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"),
+        "{text}"
+    );
+    assert!(text.contains("abc\\u{202e}gpj.exe|x"), "{text}");
+}
+
+#[test]
+fn markdown_report_escapes_tags_and_table_syntax() {
+    let md = render::markdown::render(&hostile_report());
+    assert_no_active_chars(&md);
+    assert!(!md.contains("<img"), "{md}");
+    assert!(
+        md.contains("| &lt;img src=x onerror=alert(1)&gt; | 3 |"),
+        "{md}"
+    );
+    assert!(md.contains("| abc\\\\u{202e}gpj.exe\\|x | 3 |"), "{md}");
+    // Every table row has as many cells as its header: no `|` of a server's split a row.
+    for block in md.split("\n\n").filter(|b| b.starts_with('|')) {
+        let bars = |l: &str| {
+            l.replace("\\\\", "")
+                .replace("\\|", "")
+                .matches('|')
+                .count()
+        };
+        let header = bars(block.lines().next().unwrap_or_default());
+        assert!(block.lines().all(|l| bars(l) == header), "{block}");
+    }
+}
+
+#[test]
+fn html_report_escapes_hostile_text() {
+    let html = render::html::render(&hostile_report());
+    assert_no_active_chars(&html);
+    assert!(!html.contains("<img"), "{html}");
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "{html}"
+    );
+    assert!(html.contains("abc\\u{202e}gpj.exe|x"), "{html}");
+    assert_eq!(
+        html.matches("<script").count(),
+        1,
+        "only the sorting script"
+    );
+}

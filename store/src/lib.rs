@@ -11,6 +11,9 @@ pub mod derived;
 pub mod error;
 pub mod export;
 mod first_tools;
+pub mod inert;
+#[cfg(test)]
+mod inert_tests;
 pub mod record;
 #[cfg(test)]
 mod record_tests;

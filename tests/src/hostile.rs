@@ -292,6 +292,41 @@ pub fn huge_descriptions() -> Site {
     )
 }
 
+/// Tool names a server can choose that act in the outputs a reader opens: a spreadsheet
+/// formula, a tag with a script, terminal escape sequences (set the window title, clear the
+/// screen) and a bidi override that shows the name reversed.
+pub const ACTIVE_TOOL_NAMES: [&str; 4] = [
+    "=HYPERLINK(\"https://evil.example/\",\"click\")",
+    "<img src=x onerror=alert(1)>",
+    "title\u{1b}]0;pwned\u{7}clear\u{1b}[2J",
+    "report\u{202e}fdp.exe",
+];
+/// The server's `serverInfo.name`: all of the above in one.
+pub const ACTIVE_SERVER_NAME: &str =
+    "@SUM(1+1)<script>alert(1)</script>\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}|x|";
+/// The server's `serverInfo.version`.
+pub const ACTIVE_SERVER_VERSION: &str = "-1+1\u{1b}[31m\u{202e}";
+
+/// An MCP server whose tool names and server info carry text that is active in a spreadsheet,
+/// a page, Markdown or a terminal ([`ACTIVE_TOOL_NAMES`], [`ACTIVE_SERVER_NAME`]).
+pub fn active_text_server() -> McpServer {
+    let tools = ACTIVE_TOOL_NAMES.map(|name| Tool::new(name).description("Does a thing."));
+    McpServer::python_stateless()
+        .name(ACTIVE_SERVER_NAME)
+        .version(ACTIVE_SERVER_VERSION)
+        .tools(tools)
+}
+
+/// A site linking [`active_text_server`] from its homepage.
+pub fn active_text_site(name: &str) -> Site {
+    mcp_site(name, &active_text_server())
+}
+
+/// [`active_text_site`] at its name in the set.
+pub fn active_text() -> Site {
+    active_text_site("active-text.hostile.test")
+}
+
 /// The connection reset half-way through the `initialize` answer.
 pub fn reset_mid_answer() -> Site {
     let answer = Reply::rpc_result(json!(1), init_result()).fail_after(40);
@@ -388,6 +423,7 @@ pub fn all() -> Vec<Site> {
         huge_descriptions(),
         heavy_catalogs(),
         reset_mid_answer(),
+        active_text(),
         bad_cert("expired.hostile.test", CertMode::Expired),
         bad_cert("wrong-name.hostile.test", CertMode::WrongHost),
         bad_cert("unknown-issuer.hostile.test", CertMode::SelfSigned),

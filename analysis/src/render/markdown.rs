@@ -2,24 +2,27 @@
 
 use std::fmt::Write;
 
+use mcpcensus_store::inert::markdown_cell;
+
 use super::sections::{sections, summary, Cell, Table};
 use crate::model::Report;
 
 /// A cell's text, safe inside a Markdown table row.
 fn cell(c: &Cell) -> String {
-    c.shown().replace('|', "\\|").replace('\n', " ")
+    markdown_cell(&c.shown())
 }
 
 fn table(out: &mut String, t: &Table) {
-    let _ = writeln!(out, "\n### {}\n", t.title);
+    let _ = writeln!(out, "\n### {}\n", markdown_cell(&t.title));
     if !t.note.is_empty() {
-        let _ = writeln!(out, "{}\n", t.note);
+        let _ = writeln!(out, "{}\n", markdown_cell(&t.note));
     }
     if t.rows.is_empty() {
         out.push_str("None.\n");
         return;
     }
-    let _ = writeln!(out, "| {} |", t.columns.join(" | "));
+    let columns: Vec<String> = t.columns.iter().map(|c| markdown_cell(c)).collect();
+    let _ = writeln!(out, "| {} |", columns.join(" | "));
     let align: Vec<&str> = (0..t.columns.len())
         .map(|i| {
             let numeric = t
@@ -41,11 +44,14 @@ fn table(out: &mut String, t: &Table) {
 }
 
 pub fn render(report: &Report) -> String {
-    let mut out = format!("# mcpcensus report\n\n{}\n", summary(report));
+    let mut out = format!(
+        "# mcpcensus report\n\n{}\n",
+        markdown_cell(&summary(report))
+    );
     for s in sections(report) {
-        let _ = writeln!(out, "\n## {}\n", s.title);
+        let _ = writeln!(out, "\n## {}\n", markdown_cell(s.title));
         for p in &s.text {
-            let _ = writeln!(out, "{p}\n");
+            let _ = writeln!(out, "{}\n", markdown_cell(p));
         }
         for t in &s.tables {
             table(&mut out, t);

@@ -1,14 +1,18 @@
-//! Plain-text tables for a terminal.
+//! Plain-text tables for a terminal. Every text from the records (tool and server names,
+//! versions, labels) goes through `terminal_text`, so a server's escape sequences are shown,
+//! not run.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+use mcpcensus_store::inert::terminal_text as shown;
 
 use crate::model::{Ranked, Report, Share};
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let r = &report.run;
-    let _ = writeln!(out, "mcpcensus report: run {}", r.run_id);
+    let _ = writeln!(out, "mcpcensus report: run {}", shown(&r.run_id));
     let _ = writeln!(
         out,
         "sites: {} read, {} scanned, {} reachable; {} with a discovery document; {} endpoints",
@@ -63,8 +67,10 @@ pub fn render(report: &Report) -> String {
     for (k, d) in &r.documents {
         let _ = writeln!(
             out,
-            "  {k:<28} {:>10} parsed {:>8} soft 404",
-            d.parsed, d.soft_404
+            "  {:<28} {:>10} parsed {:>8} soft 404",
+            shown(k),
+            d.parsed,
+            d.soft_404
         );
     }
     section(&mut out, "Adoption");
@@ -93,7 +99,7 @@ pub fn render(report: &Report) -> String {
         t.servers, t.min, t.median, t.p90, t.max
     );
     for (k, v) in &t.buckets {
-        let _ = writeln!(out, "  {k:<28} {v:>10}");
+        let _ = writeln!(out, "  {:<28} {v:>10}", shown(k));
     }
     ranked(&mut out, "Most common tool names", &r.top_tool_names);
     section(&mut out, "Findings");
@@ -101,10 +107,10 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(
             out,
             "  {:<16} {:<10} {:>10}  {}",
-            f.rule_id,
-            f.severity,
+            shown(&f.rule_id),
+            shown(&f.severity),
             f.count,
-            f.title.as_deref().unwrap_or("")
+            shown(f.title.as_deref().unwrap_or(""))
         );
     }
     counts(&mut out, "Tool description grades", &r.grades);
@@ -120,7 +126,10 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "  {:<28} {:>8} scanned {:>8} endpoints {:>8} passing",
-                t.tld, t.scanned, t.endpoints, t.passing
+                shown(&t.tld),
+                t.scanned,
+                t.endpoints,
+                t.passing
             );
         }
     }
@@ -129,9 +138,9 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(
             out,
             "  {} {} {}: {} sites, {} tools",
-            p.fingerprint,
-            p.server_name.as_deref().unwrap_or("-"),
-            p.server_version.as_deref().unwrap_or("-"),
+            shown(&p.fingerprint),
+            shown(p.server_name.as_deref().unwrap_or("-")),
+            shown(p.server_version.as_deref().unwrap_or("-")),
             p.sites,
             p.tool_count
         );
@@ -149,7 +158,13 @@ pub fn render(report: &Report) -> String {
             c.new_endpoint_count, c.vanished_endpoint_count, c.changed_tool_list_count
         );
         for t in &c.outcome_transitions {
-            let _ = writeln!(out, "  {:>12} -> {:<12} {:>10}", t.from, t.to, t.sites);
+            let _ = writeln!(
+                out,
+                "  {:>12} -> {:<12} {:>10}",
+                shown(&t.from),
+                shown(&t.to),
+                t.sites
+            );
         }
     }
     if report.history.len() > 1 {
@@ -158,8 +173,8 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "  {:<28} {:<24} {:>8} scanned {:>8} endpoints {:>8} passing",
-                h.run_id,
-                h.first_scan_at.as_deref().unwrap_or("-"),
+                shown(&h.run_id),
+                shown(h.first_scan_at.as_deref().unwrap_or("-")),
                 h.sites_scanned,
                 h.endpoints,
                 h.passing
@@ -177,17 +192,23 @@ fn by_label(out: &mut String, history: &[crate::model::HistoryPoint]) {
     };
     section(out, &table.title);
     for row in &table.rows {
-        let cells: Vec<String> = row.iter().map(super::sections::Cell::shown).collect();
+        let cells: Vec<String> = row.iter().map(|c| shown(&c.shown()).into_owned()).collect();
         let _ = writeln!(out, "  {}", cells.join("  "));
     }
 }
 
 fn section(out: &mut String, title: &str) {
-    let _ = writeln!(out, "\n{title}");
+    let _ = writeln!(out, "\n{}", shown(title));
 }
 
 fn share_row(out: &mut String, key: &str, s: &Share) {
-    let _ = writeln!(out, "  {key:<28} {:>10} {:>7.2}%", s.count, s.percent);
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>10} {:>7.2}%",
+        shown(key),
+        s.count,
+        s.percent
+    );
 }
 
 fn counts(out: &mut String, title: &str, map: &BTreeMap<String, u64>) {
@@ -196,7 +217,7 @@ fn counts(out: &mut String, title: &str, map: &BTreeMap<String, u64>) {
     }
     section(out, title);
     for (k, v) in map {
-        let _ = writeln!(out, "  {k:<28} {v:>10}");
+        let _ = writeln!(out, "  {:<28} {v:>10}", shown(k));
     }
 }
 
@@ -206,6 +227,6 @@ fn ranked(out: &mut String, title: &str, list: &[Ranked]) {
     }
     section(out, title);
     for r in list {
-        let _ = writeln!(out, "  {:<40} {:>10}", r.name, r.count);
+        let _ = writeln!(out, "  {:<40} {:>10}", shown(&r.name), r.count);
     }
 }

@@ -2,11 +2,12 @@
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
 
-use crate::config::{Config, Http, LogFormat, Probe, Robots};
+use crate::config::{defaults, duration_at_most, Config, Http, LogFormat, Probe, Robots};
 use crate::input::Shard;
 
 #[derive(Debug, Parser)]
@@ -64,8 +65,8 @@ pub struct ScanArgs {
     /// Concurrent connections to one IP address [default: 8].
     #[arg(long, value_name = "N")]
     pub per_ip_connections: Option<NonZeroUsize>,
-    /// All of one site's work ends within this many seconds [default: 30].
-    #[arg(long, value_name = "SECS")]
+    /// All of one site's work ends within this many seconds, at most 3600 [default: 30].
+    #[arg(long, value_name = "SECS", value_parser = site_deadline())]
     pub site_deadline: Option<u64>,
     /// Nameserver to use instead of the system's (repeatable).
     #[arg(long = "resolver", value_name = "IP[:PORT]")]
@@ -121,8 +122,8 @@ pub struct CrawlArgs {
     /// ClickHouse database [default: mcpcensus].
     #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
-    /// Stop taking new sites after this long, e.g. 8h.
-    #[arg(long, value_name = "DUR")]
+    /// Stop taking new sites after this long, e.g. 8h; at most 365d.
+    #[arg(long, value_name = "DUR", value_parser = max_duration)]
     pub max_duration: Option<String>,
     /// Keep shard K of N (0-based), split by registrable domain.
     #[arg(long, value_name = "K/N")]
@@ -151,9 +152,9 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<std::net::SocketAddr>,
     /// After the run, keep serving the final metrics until they are scraped once or this
-    /// long has passed (e.g. 30s) [default: 0, stop at once].
-    #[arg(long, value_name = "DUR", requires = "metrics")]
-    pub metrics_linger: Option<String>,
+    /// long has passed (e.g. 30s), at most 1d [default: 0, stop at once].
+    #[arg(long, value_name = "DUR", requires = "metrics", value_parser = metrics_linger)]
+    pub metrics_linger: Option<Duration>,
     /// What the run is, e.g. nightly: kept in its manifest and runs row; reports trend by it.
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
@@ -368,6 +369,22 @@ fn replace_list<T: Clone>(slot: &mut Vec<T>, values: &[T]) {
     if !values.is_empty() {
         *slot = values.to_vec();
     }
+}
+
+/// `--site-deadline`: whole seconds from 1 to [`defaults::MAX_SITE_DEADLINE_SECS`].
+fn site_deadline() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=defaults::MAX_SITE_DEADLINE_SECS)
+}
+
+/// `--max-duration`: kept as text (the config's form), checked here so a value past
+/// [`defaults::MAX_DURATION`] fails at parse time.
+fn max_duration(text: &str) -> Result<String, String> {
+    duration_at_most(text, defaults::MAX_DURATION).map(|_| text.to_owned())
+}
+
+/// `--metrics-linger`: at most [`defaults::MAX_METRICS_LINGER`].
+fn metrics_linger(text: &str) -> Result<Duration, String> {
+    duration_at_most(text, defaults::MAX_METRICS_LINGER)
 }
 
 /// `--probe`'s values: the record's own names for the scan depths.

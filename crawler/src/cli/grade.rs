@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use mcpcensus_store::inert::terminal_text;
 
 use super::args::GradeArgs;
 use crate::probe::{grade_pasted, PastedReport, LETTERS};
@@ -26,7 +27,8 @@ pub fn execute(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The report: one line per tool (letter, fingerprint, name), the grades, then the findings.
+/// The report: one line per tool (letter, fingerprint, name), the grades, then the findings;
+/// the file's text (names, evidence quoting descriptions) is shown inert.
 pub fn write_report(out: &mut dyn Write, r: &PastedReport) -> std::io::Result<()> {
     writeln!(out, "tools: {}", r.tools.len())?;
     for tool in &r.tools {
@@ -35,7 +37,7 @@ pub fn write_report(out: &mut dyn Write, r: &PastedReport) -> std::io::Result<()
             "  {} {} {}",
             tool.grade.as_deref().unwrap_or("-"),
             tool.fingerprint.as_deref().unwrap_or("-"),
-            tool.name
+            terminal_text(&tool.name)
         )?;
     }
     let counts: Vec<String> = LETTERS
@@ -62,9 +64,9 @@ pub fn write_report(out: &mut dyn Write, r: &PastedReport) -> std::io::Result<()
         let title = crate::rule::rule(&f.rule_id).map_or("", |rule| rule.title);
         writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
         if let Some(tool) = &f.tool {
-            writeln!(out, "    tool: {tool}")?;
+            writeln!(out, "    tool: {}", terminal_text(tool))?;
         }
-        writeln!(out, "    evidence: {}", f.evidence)?;
+        writeln!(out, "    evidence: {}", terminal_text(&f.evidence))?;
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! The command line: arguments and the commands they run.
 
 mod args;
+#[cfg(test)]
+mod args_tests;
 pub mod check;
 mod clickhouse;
 mod commands;

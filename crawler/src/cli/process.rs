@@ -4,6 +4,8 @@
 
 use std::process::ExitCode;
 
+use mcpcensus_store::inert::terminal_text;
+
 use super::args::{Cli, Command};
 use super::commands::execute;
 use super::json_line::json_line;
@@ -93,6 +95,8 @@ fn log_format(cli: &Cli) -> (bool, Option<LogFormat>) {
 
 /// The error that ends the process, as a text line or, in JSON mode, a JSON line.
 fn say_error(json: bool, message: &str) {
+    // An error can quote a server (a registry's answer, a record): shown inert.
+    let message = &terminal_text(message);
     if json {
         eprintln!("{}", json_line("ERROR", message));
     } else {

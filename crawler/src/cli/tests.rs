@@ -91,3 +91,33 @@ fn no_answer_shows_the_error() {
         "{text}"
     );
 }
+
+#[test]
+fn the_verdict_shows_hostile_names_inert() {
+    let mut r = mcpcensus_store::Record::new(
+        "check",
+        0,
+        "a.test",
+        1,
+        mcpcensus_store::Outcome::Pass,
+        "answered",
+    );
+    r.server_name = Some("srv\u{1b}]0;pwned\u{7}".into());
+    r.server_version = Some("1\u{202e}0".into());
+    r.tool_names = vec!["\u{1b}[2J".into(), "a\u{9b}b\u{2066}".into()];
+    r.tool_count = Some(2);
+    let mut out = Vec::new();
+    write_verdict(&mut out, &r).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        !text
+            .chars()
+            .any(|c| c != '\n' && mcpcensus_store::inert::is_active_char(c)),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("srv\\u{1b}]0;pwned\\u{7} 1\\u{202e}0"),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}[2J, a\\u{9b}b\\u{2066}"), "{text}");
+}

@@ -1,6 +1,8 @@
 //! Every default in one place. The survey's values (session caps, 12 s, 64 KB) are
 //! requirements of the measurement and are not settings.
 
+use std::time::Duration;
+
 pub const OUT_DIR: &str = "./mcpcensus-data";
 pub const CONCURRENCY: usize = 1_000;
 pub const SITE_DEADLINE_SECS: u64 = 30;
@@ -15,6 +17,22 @@ pub const RESOLVER_TIMEOUT_MS: u64 = crate::net::DEFAULT_RESOLVER_TIMEOUT.as_mil
 pub const RESOLVER_CONCURRENCY: usize = crate::net::DEFAULT_RESOLVER_CONCURRENCY.get();
 pub const SHUTDOWN_GRACE_SECS: u64 = 20;
 pub const PROGRESS_INTERVAL_SECS: u64 = 5;
+
+// The largest value of each duration setting (flag or config key): far past any useful value,
+// far short of what `Instant` arithmetic overflows on, so a typo is a clear error, never a panic.
+/// `crawl.site_deadline_secs`, `--site-deadline`: an hour.
+pub const MAX_SITE_DEADLINE_SECS: u64 = 3_600;
+/// `crawl.max_duration`, `--max-duration`: a year.
+pub const MAX_DURATION: Duration = Duration::from_secs(365 * DAY_SECS);
+/// `crawl.shutdown_grace_secs`: an hour.
+pub const MAX_SHUTDOWN_GRACE_SECS: u64 = 3_600;
+/// `net.connect_timeout_ms` and `net.resolver_timeout_ms`: ten minutes.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// `output.progress_interval_secs`: a day.
+pub const MAX_PROGRESS_INTERVAL_SECS: u64 = DAY_SECS;
+/// `--metrics-linger`: a day.
+pub const MAX_METRICS_LINGER: Duration = Duration::from_secs(DAY_SECS);
+const DAY_SECS: u64 = 86_400;
 pub const CLICKHOUSE_DATABASE: &str = "mcpcensus";
 /// Names the crawler, its version and where a site owner reads what it does and how to opt out.
 pub const USER_AGENT: &str = crate::net::DEFAULT_USER_AGENT;

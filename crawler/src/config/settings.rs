@@ -2,6 +2,7 @@
 
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
@@ -184,15 +185,15 @@ impl Config {
         })
     }
 
-    /// The `--max-duration` setting as a duration.
-    pub fn max_duration(&self) -> Result<Option<std::time::Duration>, ConfigError> {
+    /// The `--max-duration` setting as a duration (at most [`d::MAX_DURATION`]).
+    pub fn max_duration(&self) -> Result<Option<Duration>, ConfigError> {
         self.crawl
             .max_duration
             .as_deref()
             .map(|text| {
-                humantime::parse_duration(text).map_err(|e| ConfigError::Invalid {
+                duration_at_most(text, d::MAX_DURATION).map_err(|reason| ConfigError::Invalid {
                     key: "crawl.max_duration",
-                    reason: format!("{text:?}: {e}"),
+                    reason,
                 })
             })
             .transpose()
@@ -210,6 +211,39 @@ impl Config {
             return invalid("crawl.site_deadline_secs", "must be at least 1");
         }
         self.max_duration()?;
+        // Each duration has a maximum (defaults.rs), so no deadline computed from one overflows.
+        let maxima = [
+            (
+                "crawl.site_deadline_secs",
+                self.crawl.site_deadline_secs,
+                d::MAX_SITE_DEADLINE_SECS,
+            ),
+            (
+                "crawl.shutdown_grace_secs",
+                self.crawl.shutdown_grace_secs,
+                d::MAX_SHUTDOWN_GRACE_SECS,
+            ),
+            (
+                "net.connect_timeout_ms",
+                self.net.connect_timeout_ms,
+                d::MAX_TIMEOUT_MS,
+            ),
+            (
+                "net.resolver_timeout_ms",
+                self.net.resolver_timeout_ms,
+                d::MAX_TIMEOUT_MS,
+            ),
+            (
+                "output.progress_interval_secs",
+                self.output.progress_interval_secs,
+                d::MAX_PROGRESS_INTERVAL_SECS,
+            ),
+        ];
+        for (key, value, max) in maxima {
+            if value > max {
+                return invalid(key, &format!("must be at most {max}"));
+            }
+        }
         if let Some(contact) = &self.net.contact {
             if let Err(reason) = crate::net::check_contact(contact) {
                 return invalid("net.contact", &reason);
@@ -246,6 +280,22 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// A duration in the `--max-duration` syntax (`8h`, `7d`) of at most `max`; the error quotes
+/// the text and says what is wrong.
+pub fn duration_at_most(text: &str, max: Duration) -> Result<Duration, String> {
+    let duration = humantime::parse_duration(text).map_err(|e| format!("{text:?}: {e}"))?;
+    if duration > max {
+        let secs = max.as_secs();
+        let max = if secs % 86_400 == 0 {
+            format!("{}d", secs / 86_400)
+        } else {
+            format!("{secs}s")
+        };
+        return Err(format!("{text:?}: must be at most {max}"));
+    }
+    Ok(duration)
 }
 
 /// `IP`, `IP:PORT` or `[IPv6]:PORT`; the port defaults to 53.

@@ -66,3 +66,61 @@ fn resolver_addresses_default_to_port_53() {
     assert_eq!(parse_resolver("[::1]:5353").unwrap().port(), 5353);
     assert!(parse_resolver("nope").is_none());
 }
+
+#[test]
+fn durations_past_their_maximum_are_clear_errors() {
+    let huge = [
+        (
+            "[crawl]\nsite_deadline_secs = 18446744073709551615\n",
+            "crawl.site_deadline_secs",
+            "3600",
+        ),
+        (
+            "[crawl]\nmax_duration = \"1000000y\"\n",
+            "crawl.max_duration",
+            "365d",
+        ),
+        (
+            "[crawl]\nshutdown_grace_secs = 18446744073709551615\n",
+            "crawl.shutdown_grace_secs",
+            "3600",
+        ),
+        (
+            "[net]\nconnect_timeout_ms = 18446744073709551615\n",
+            "net.connect_timeout_ms",
+            "600000",
+        ),
+        (
+            "[net]\nresolver_timeout_ms = 18446744073709551615\n",
+            "net.resolver_timeout_ms",
+            "600000",
+        ),
+        (
+            "[output]\nprogress_interval_secs = 18446744073709551615\n",
+            "output.progress_interval_secs",
+            "86400",
+        ),
+    ];
+    for (text, key, max) in huge {
+        let config = Config::from_toml(text, "t").unwrap();
+        let err = config.validate().unwrap_err().to_string();
+        assert!(err.contains(key), "{text}: {err}");
+        assert!(
+            err.contains(&format!("must be at most {max}")),
+            "{text}: {err}"
+        );
+    }
+    // A number past what humantime reads is an error too, not a panic.
+    let config = Config::from_toml(
+        "[crawl]\nmax_duration = \"99999999999999999999999d\"\n",
+        "t",
+    );
+    assert!(config.unwrap().validate().is_err());
+    // Each maximum itself is accepted.
+    let at_max = "[crawl]\nsite_deadline_secs = 3600\nmax_duration = \"365d\"\n\
+                  shutdown_grace_secs = 3600\n[net]\nconnect_timeout_ms = 600000\n\
+                  resolver_timeout_ms = 600000\n[output]\nprogress_interval_secs = 86400\n";
+    let config = Config::from_toml(at_max, "t").unwrap();
+    config.validate().unwrap();
+    assert_eq!(config.max_duration().unwrap(), Some(defaults::MAX_DURATION));
+}

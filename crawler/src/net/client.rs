@@ -19,6 +19,7 @@ use http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri};
 use http_body_util::Full;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
+use mcpcensus_store::inert::terminal_text;
 use tokio::time::Instant;
 
 use super::body::BodyReader;
@@ -314,7 +315,9 @@ impl SiteClient {
             }
             Some(Err(err)) => {
                 let err = classify(&err, &url_text);
-                tracing::debug!(host = %host, kind = err.kind(), error = %err, "fetch failed");
+                // The error can quote what the server sent: logged inert.
+                let error = terminal_text(&err.to_string()).into_owned();
+                tracing::debug!(host = %host, kind = err.kind(), %error, "fetch failed");
                 return Err(err);
             }
             Some(Ok(response)) => response,

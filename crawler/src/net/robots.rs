@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use mcpcensus_store::inert::terminal_text;
 use texting_robots::Robot;
 
 /// The product token robots.txt groups are matched against (the User-Agent's first word).
@@ -48,7 +49,9 @@ impl RobotsRules {
                 disallow_all: false,
             },
             Err(e) => {
-                tracing::debug!(error = %e, "robots.txt did not parse: treated as absent");
+                // The parser's error quotes the file: logged inert.
+                let error = terminal_text(&e.to_string()).into_owned();
+                tracing::debug!(%error, "robots.txt did not parse: treated as absent");
                 Self::allow_all()
             }
         }

@@ -206,7 +206,10 @@ async fn feed(
             local_exhausted: stages.local_exhausted.clone(),
         })
     });
-    let deadline = job.max_duration.map(|d| tokio::time::Instant::now() + d);
+    // Checked: a duration past what `Instant` holds means no limit, never a panic.
+    let deadline = job
+        .max_duration
+        .and_then(|d| tokio::time::Instant::now().checked_add(d));
     let max_duration = async move {
         match deadline {
             Some(at) => tokio::time::sleep_until(at).await,

@@ -5,6 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use mcpcensus_store::inert::terminal_text;
 use mcpcensus_store::{FailureKind, Outcome, Record};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -88,7 +89,7 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scan
             Ok(scanned) => scanned,
             Err(e) if e.is_panic() => {
                 let text = panic_text(e.into_panic());
-                tracing::error!(panic = %text, "a site scan panicked");
+                tracing::error!(panic = %terminal_text(&text), "a site scan panicked");
                 site.record(
                     &ctx.run_id,
                     Outcome::NotMeasured,

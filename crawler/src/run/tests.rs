@@ -193,3 +193,15 @@ async fn max_duration_stops_intake() {
     assert!(finished > 0 && finished < 500, "finished {finished}");
     assert_eq!(recs.len() as u64, summary.input.records());
 }
+
+#[tokio::test]
+async fn a_max_duration_past_what_instant_holds_is_no_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = MemorySink::default();
+    let out = sink.records.clone();
+    let mut j = job(list(dir.path(), &["a.test", "b.test"]), None, sink);
+    j.max_duration = Some(Duration::MAX);
+    let summary = crawl(j, Shutdown::default()).await.unwrap();
+    assert_eq!(summary.ending, Ending::Complete);
+    assert_eq!(records(&out).len(), 2);
+}

@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcpcensus_store::{FailureKind, Outcome};
 use tokio::time::Instant;
@@ -17,6 +18,10 @@ use super::site::SiteScan;
 use crate::config::Robots;
 use crate::input::Exclusions;
 use crate::net::Net;
+
+/// The deadline used when the site deadline is past what `Instant` holds: thirty years, as
+/// tokio's own "never".
+const NO_DEADLINE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 #[derive(Debug, Clone)]
 pub struct SiteScanner {
@@ -59,7 +64,10 @@ impl SiteScanner {
     /// and returns its record: the one way into a scan.
     pub async fn scan_site(&self, job: &SiteJob, run_id: &str, opts: ScanOptions) -> Scanned {
         let started = Instant::now();
-        let deadline = started + self.settings.site_deadline;
+        // Checked: a deadline past what `Instant` holds is as good as none, never a panic.
+        let deadline = started
+            .checked_add(self.settings.site_deadline)
+            .unwrap_or(started + NO_DEADLINE);
         let record = job.record(run_id, Outcome::NotMeasured, "");
         let origin = match Url::parse(&job.target.origin) {
             Ok(u) => u,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::client::{Backoff, Connection};
 use super::sink::insert_with_retry;
 use crate::error::{io_err, StoreError};
+use crate::inert::terminal_text;
 use crate::record::Record;
 
 /// The dead-letter file's name in a run's folder.
@@ -111,7 +112,8 @@ impl DeadLetters {
             .map_err(io_err("writing the dead-letter file", &self.path))?;
         self.bytes += line.len() as u64;
         self.written += 1;
-        tracing::error!(input = %record.input, input_line = record.input_line, error = %entry.error, file = %self.path.display(), "ClickHouse rejected a record; it is in the dead-letter file");
+        // The input line and the server's error (quoting the record) are logged inert.
+        tracing::error!(input = %terminal_text(&record.input), input_line = record.input_line, error = %terminal_text(&entry.error), file = %self.path.display(), "ClickHouse rejected a record; it is in the dead-letter file");
         Ok(())
     }
 }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::columns::{rows_of, Kind, Table, TABLES};
 use crate::error::{io_err, StoreError};
+use crate::inert::csv_cell;
 use crate::record::Record;
 
 /// Rows held per table before they are written (a Parquet row group at most this big).
@@ -169,11 +170,11 @@ impl TableSink {
                 let mut line = String::new();
                 for row in &self.rows {
                     line.clear();
-                    for (i, (name, kind)) in self.table.columns.iter().enumerate() {
+                    for (i, (name, _)) in self.table.columns.iter().enumerate() {
                         if i > 0 {
                             line.push(',');
                         }
-                        csv_field(&mut line, &row[*name], *kind);
+                        csv_field(&mut line, &row[*name]);
                     }
                     line.push('\n');
                     w.write_all(line.as_bytes())
@@ -263,20 +264,13 @@ fn arrow_column(rows: &[Map<String, Value>], name: &str, kind: Kind) -> ArrayRef
     }
 }
 
-/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Nulls are
-/// empty fields and empty strings `""`, so readers can tell them apart; lists are JSON arrays.
-fn csv_field(line: &mut String, value: &Value, kind: Kind) {
-    let text = match (kind, value) {
-        (_, Value::Null) => return,
-        (_, Value::String(s)) => s.clone(),
-        (Kind::List, v) => v.to_string(),
-        (_, v) => v.to_string(),
-    };
-    if text.is_empty() || text.contains([',', '"', '\n', '\r']) {
-        line.push('"');
-        line.push_str(&text.replace('"', "\"\""));
-        line.push('"');
-    } else {
-        line.push_str(&text);
+/// One CSV field ([`csv_cell`]: RFC 4180 quoting, formula cells guarded). Nulls are empty
+/// fields and empty strings `""`, so readers can tell them apart; lists are JSON arrays.
+fn csv_field(line: &mut String, value: &Value) {
+    match value {
+        Value::Null => {}
+        Value::String(s) => line.push_str(&csv_cell(s)),
+        // Numbers, and lists as JSON arrays (they start with `[`).
+        v => line.push_str(&csv_cell(&v.to_string())),
     }
 }

@@ -1,6 +1,8 @@
 use crate::store::{Store, WriterOptions};
 use crate::testutil::{full_record, full_records};
 
+use serde_json::Value;
+
 use super::write_jsonl;
 
 const RUN: &str = "20261130T220101Z-a1b2c3";
@@ -83,4 +85,46 @@ fn jsonl_export_reads_from_the_store_and_stops_at_errors() {
     assert!(write_jsonl(failing, &mut out).is_err());
     // The lines before the error were written.
     assert_eq!(out.iter().filter(|b| **b == b'\n').count(), 2);
+}
+
+#[test]
+fn csv_tables_guard_formula_cells_a_server_named() {
+    let mut r = full_record(RUN, 0);
+    let formula = "=HYPERLINK(\"https://evil.example/\",\"click\")";
+    r.server_name = Some("@SUM(1+1)".into());
+    r.server_version = Some("-1".into());
+    r.tools[0].name = formula.into();
+    r.tool_names = vec![formula.into()];
+    let dir = tempfile::tempdir().unwrap();
+    let format = super::TableFormat::Csv;
+    super::write_tables([Ok(r)].into_iter(), dir.path(), format, &Value::Null).unwrap();
+    let tools = std::fs::read_to_string(dir.path().join("tools.csv")).unwrap();
+    let sites = std::fs::read_to_string(dir.path().join("sites.csv")).unwrap();
+    assert!(
+        tools.contains(",\"'=HYPERLINK(\"\"https://evil.example/\"\",\"\"click\"\")\","),
+        "{tools}"
+    );
+    assert!(sites.contains(",\"'@SUM(1+1)\",\"'-1\","), "{sites}");
+    // No cell of any row starts a formula once read.
+    for cell in csv_cells(&tools).chain(csv_cells(&sites)) {
+        assert!(!cell.starts_with(crate::inert::FORMULA_STARTS), "{cell}");
+    }
+}
+
+/// Every cell of a CSV text as a reader sees it (RFC 4180: quotes removed, doubled ones kept).
+fn csv_cells(text: &str) -> impl Iterator<Item = String> {
+    let mut cells = Vec::new();
+    let (mut cell, mut quoted, mut chars) = (String::new(), false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',' | '\n', false) => cells.push(std::mem::take(&mut cell)),
+            (c, _) => cell.push(c),
+        }
+    }
+    cells.into_iter()
 }

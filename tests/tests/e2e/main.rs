@@ -14,6 +14,7 @@ mod deep;
 mod discovery_audit;
 mod export_tables;
 mod hostile;
+mod inert;
 mod local_words;
 mod mcp;
 mod network;

@@ -89,10 +89,25 @@ fn md_table(md: &str, title: &str) -> Vec<Vec<String>> {
         .map(|l| {
             l.trim_matches('|')
                 .split(" | ")
-                .map(|c| c.trim().to_owned())
+                .map(|c| md_text(c.trim()))
                 .collect()
         })
         .collect()
+}
+
+/// A Markdown cell's text as a reader sees it: backslash escapes and entities undone.
+fn md_text(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len());
+    let mut chars = cell.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 fn check_charts(figures: &[Value], json: &Value) {

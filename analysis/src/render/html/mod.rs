@@ -10,21 +10,9 @@ use std::fmt::Write;
 use super::sections::{sections, summary, Cell, Chart, Section, Table};
 use crate::model::Report;
 
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for HTML element content and attribute values: the one HTML escape of every
+/// output (store's `inert`), so server text shows as text.
+pub use mcpcensus_store::inert::html_text as escape;
 
 fn chart(t: &Table) -> Option<String> {
     if t.rows.is_empty() {

@@ -68,7 +68,7 @@ pub async fn crawl_with(
         };
         (Some(Arc::new(scanner)), Some(net))
     };
-    let metrics_linger = metrics_linger(&args)?;
+    let metrics_linger = args.metrics_linger.unwrap_or(Duration::ZERO);
     let metrics_listener = match args.metrics {
         Some(addr) => Some(MetricsServer::bind(addr).await?),
         None => None,
@@ -228,16 +228,6 @@ async fn build_sink(
         Ok((Some(ch), sink, None))
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
-    }
-}
-
-/// `--metrics-linger` (the `--max-duration` syntax); zero when not given.
-fn metrics_linger(args: &CrawlArgs) -> anyhow::Result<Duration> {
-    match &args.metrics_linger {
-        Some(text) => {
-            humantime::parse_duration(text).with_context(|| format!("--metrics-linger {text:?}"))
-        }
-        None => Ok(Duration::ZERO),
     }
 }
 

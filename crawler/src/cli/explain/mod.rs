@@ -1,6 +1,7 @@
 //! How `mcpcensus check` prints: the transcript of `--explain` (one block per request, the way
 //! the survey's curl reproduction shows it) and the verdict. Plain text; everything a site sent
-//! is printed with control characters escaped, so an answer cannot drive the terminal.
+//! goes through `terminal_text` (control and bidi characters escaped), so an answer cannot
+//! drive the terminal.
 
 mod probe;
 
@@ -10,6 +11,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use http::StatusCode;
+use mcpcensus_store::inert::terminal_text;
 use mcpcensus_store::Record;
 
 use crate::net::{Exchange, EXCERPT_BYTES};
@@ -24,6 +26,7 @@ pub fn write_transcript(
     transcript: &[Exchange],
 ) -> io::Result<()> {
     if let (Some(host), false) = (&record.host, record.addresses.is_empty()) {
+        let host = terminal_text(host);
         writeln!(out, "resolved {host}: {}", record.addresses.join(", "))?;
         writeln!(out)?;
     }
@@ -56,16 +59,22 @@ fn write_robots(out: &mut dyn Write, record: &Record) -> io::Result<()> {
     }
     writeln!(out)?;
     for url in &info.skipped {
-        writeln!(out, "  disallowed, not requested: {}", clean(url))?;
+        writeln!(out, "  disallowed, not requested: {}", terminal_text(url))?;
     }
     Ok(())
 }
 
 /// One request and its answer.
 pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
-    writeln!(out, "{} {}  ({})", ex.method, clean(&ex.url), ex.purpose)?;
+    writeln!(
+        out,
+        "{} {}  ({})",
+        ex.method,
+        terminal_text(&ex.url),
+        ex.purpose
+    )?;
     for (name, value) in &ex.headers_sent {
-        writeln!(out, "  > {}: {}", sent_name(name), clean(value))?;
+        writeln!(out, "  > {}: {}", sent_name(name), terminal_text(value))?;
     }
     if !ex.body_sent.is_empty() {
         writeln!(out, "  >")?;
@@ -73,7 +82,7 @@ pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
     }
     let Some(status) = ex.status else {
         let error = ex.error.as_deref().unwrap_or("unknown error");
-        return writeln!(out, "  ! no answer: {}", clean(error));
+        return writeln!(out, "  ! no answer: {}", terminal_text(error));
     };
     let reason = StatusCode::from_u16(status)
         .ok()
@@ -81,11 +90,15 @@ pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
         .unwrap_or("");
     writeln!(out, "  < {status} {reason}")?;
     for (name, value) in &ex.headers_received {
-        writeln!(out, "  < {}: {}", clean(name), clean(value))?;
+        writeln!(out, "  < {}: {}", terminal_text(name), terminal_text(value))?;
     }
     if (300..400).contains(&status) {
         match header(&ex.headers_received, "location") {
-            Some(location) => writeln!(out, "  (redirect to {}: not followed)", clean(location))?,
+            Some(location) => writeln!(
+                out,
+                "  (redirect to {}: not followed)",
+                terminal_text(location)
+            )?,
             None => writeln!(out, "  (redirect with no Location: not followed)")?,
         }
     }
@@ -108,7 +121,7 @@ pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
         writeln!(out, "  (body not read)")?;
     }
     if let Some(error) = &ex.error {
-        writeln!(out, "  ! {}", clean(error))?;
+        writeln!(out, "  ! {}", terminal_text(error))?;
     }
     Ok(())
 }
@@ -117,9 +130,9 @@ pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
 pub fn write_verdict(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     writeln!(out, "verdict")?;
     let site = r.origin.as_deref().unwrap_or(&r.input);
-    field(out, "site", &clean(site))?;
+    field(out, "site", &terminal_text(site))?;
     field(out, "outcome", r.outcome.as_str())?;
-    field(out, "reason", &clean(&r.outcome_reason))?;
+    field(out, "reason", &terminal_text(&r.outcome_reason))?;
     field(out, "defect", if r.defect { "yes" } else { "no" })?;
     field(out, "endpoint", &opt(&r.endpoint))?;
     let via = r.discovered_via.map_or("-", |v| v.as_str());
@@ -134,7 +147,7 @@ pub fn write_verdict(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     }
     if let Some(count) = r.tool_count {
         field(out, "tool_count", &count.to_string())?;
-        let names: Vec<Cow<'_, str>> = r.tool_names.iter().map(|n| clean(n)).collect();
+        let names: Vec<Cow<'_, str>> = r.tool_names.iter().map(|n| terminal_text(n)).collect();
         let mut text = if names.is_empty() {
             "-".to_owned()
         } else {
@@ -162,13 +175,13 @@ pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
         let title = rule.map_or("", |rule| rule.title);
         writeln!(out, "  {} [{}] {}", f.rule_id, f.severity, title)?;
         if let Some(url) = &f.url {
-            writeln!(out, "    at: {}", clean(url))?;
+            writeln!(out, "    at: {}", terminal_text(url))?;
         }
         if let Some(tool) = &f.tool {
-            writeln!(out, "    tool: {}", clean(tool))?;
+            writeln!(out, "    tool: {}", terminal_text(tool))?;
         }
         if !f.evidence.is_empty() {
-            writeln!(out, "    evidence: {}", clean(&f.evidence))?;
+            writeln!(out, "    evidence: {}", terminal_text(&f.evidence))?;
         }
         if let Some(fix) = rule.map(|r| r.fix) {
             writeln!(out, "    fix: {fix}")?;
@@ -179,7 +192,7 @@ pub fn write_findings(out: &mut dyn Write, r: &Record) -> io::Result<()> {
 
 /// An optional text field: `-` when absent.
 fn opt(value: &Option<String>) -> Cow<'_, str> {
-    value.as_deref().map_or(Cow::Borrowed("-"), clean)
+    value.as_deref().map_or(Cow::Borrowed("-"), terminal_text)
 }
 
 fn field(out: &mut dyn Write, key: &str, value: &str) -> io::Result<()> {
@@ -202,26 +215,10 @@ fn write_lines(out: &mut dyn Write, prefix: &str, text: &str) -> io::Result<()> 
         if line.is_empty() {
             writeln!(out, "{}", prefix.trim_end())?;
         } else {
-            writeln!(out, "{prefix}{}", clean(line))?;
+            writeln!(out, "{prefix}{}", terminal_text(line))?;
         }
     }
     Ok(())
-}
-
-/// `text` with control characters (tab aside) escaped as `\u{..}`.
-pub fn clean(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\t') {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if c.is_control() && c != '\t' {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// A sent header's name the way the survey's curl lines spell it (the wire carries it in lower

@@ -3,13 +3,15 @@
 
 use std::io::{self, Write};
 
+use mcpcensus_store::inert::terminal_text;
 use mcpcensus_store::Record;
 
 use crate::probe::step_text;
 
 /// Writes the probe's classification of `r` (one `name: value` line each).
 pub fn write_probe(out: &mut dyn Write, r: &Record) -> io::Result<()> {
-    let dash = |v: Option<&str>| v.unwrap_or("-").to_owned();
+    // Values a server chose (the spec version it claims) are shown inert.
+    let dash = |v: Option<&str>| terminal_text(v.unwrap_or("-")).into_owned();
     writeln!(
         out,
         "  transport: {}",

@@ -1,6 +1,7 @@
 //! The scan's own steps against the crate's test server over TLS: where the homepage's
 //! redirects lead, robots.txt, and the discovery documents fetched at the final origin.
 
+mod deadline;
 mod documents;
 mod locate;
 mod robots;
