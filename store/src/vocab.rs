@@ -125,5 +125,8 @@ record_enum!(
         Interrupted => "interrupted",
         /// The crawler itself failed on this site (a panic): a bug, not the site's doing.
         Internal => "internal",
+        /// The server refused the survey's protocol version and named only newer revisions
+        /// (a 2026-07-28-only server): not a defect. Last, so older stores keep their values.
+        NewerRevisionOnly => "newer_revision_only",
     }
 );

@@ -11,6 +11,9 @@ pub struct RpcError {
     pub code: i64,
     /// `error.message` (empty when absent).
     pub message: String,
+    /// `error.data.supported`: the protocol versions a server that refused ours names (the
+    /// 2026-07-28 revision's UnsupportedProtocolVersion); empty when absent.
+    pub supported: Vec<String>,
 }
 
 /// What one JSON value is, as a JSON-RPC 2.0 message.
@@ -64,6 +67,7 @@ pub fn read_message(value: &Value) -> Message {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                         .to_owned(),
+                    supported: supported_versions(err.get("data")),
                 },
             },
             None => Message::Other,
@@ -136,4 +140,19 @@ pub fn answering_message(value: Value, id: u64) -> Option<Value> {
         Value::Array(items) => items.into_iter().find(|item| answers(item, id)),
         single => answers(&single, id).then_some(single),
     }
+}
+
+/// `data.supported` of an error, its strings only, at most a few (a server's list is short;
+/// a long one is not read whole).
+fn supported_versions(data: Option<&Value>) -> Vec<String> {
+    data.and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .take(16)
+                .map(|v| v.chars().take(32).collect())
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -228,11 +228,12 @@ fn endpoint_of(
                 .push_str(&format!(" (passed over {url}: {})", why.describe()));
         }
         // The deep probe: "An address that starts with http:// is not probed: no request is
-        // made. The server is recorded as not served over HTTPS and shown as To migrate."
+        // made. The server is recorded as not served over HTTPS and shown as To migrate." An
+        // sse remote the survey does not open is the deep probe's to classify (legacy SSE).
         let plain = choice
             .rejected
             .iter()
-            .find(|(_, why)| matches!(why, d::RejectReason::PlainHttp))
+            .find(|(_, why)| matches!(why, d::RejectReason::PlainHttp | d::RejectReason::Sse))
             .and_then(|(raw, _)| origin.join(raw.trim()).ok());
         return Endpoint::Closed(verdict, plain);
     };

@@ -264,10 +264,13 @@ fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
     };
     match body {
         Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
-        Some(Body::Answer(Answer::Error(err))) => fail(format!(
-            "{name} answered a JSON-RPC error: {}",
-            rpc_error(err)
-        )),
+        Some(Body::Answer(Answer::Error(err))) => match newer_revision_only(name, code, err) {
+            Some(decision) => Judged::Decided(decision),
+            None => fail(format!(
+                "{name} answered a JSON-RPC error: {}",
+                rpc_error(err)
+            )),
+        },
         Some(Body::Html) => fail(format!(
             "{name} answered {code} with an HTML page instead of JSON-RPC"
         )),
@@ -281,8 +284,42 @@ fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
     }
 }
 
+/// The error codes of a server that refused our protocol version: UnsupportedProtocolVersion
+/// (2026-07-28) and -32004, which pre-release servers of that revision sent.
+const UNSUPPORTED_VERSION_CODES: [i64; 2] = [-32022, -32004];
+
+/// A refusal of the offered protocol version by a server that names only revisions newer than
+/// the survey offers (a 2026-07-28-only server): the survey's fail, with its own reason and kind,
+/// and not a defect (the server answered correctly in its own revision).
+fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Decision> {
+    let newer = |v: &String| v.as_str() > crate::session::OFFERED_PROTOCOL_VERSION;
+    if !UNSUPPORTED_VERSION_CODES.contains(&err.code)
+        || err.supported.is_empty()
+        || !err.supported.iter().all(newer)
+    {
+        return None;
+    }
+    Some(Decision::failed(
+        Outcome::Fail,
+        FailureKind::NewerRevisionOnly,
+        format!(
+            "{name} answered {code}: the server speaks {} only (JSON-RPC error {}), not the \
+             survey's {}",
+            err.supported.join(", "),
+            err.code,
+            crate::session::OFFERED_PROTOCOL_VERSION
+        ),
+        false,
+    ))
+}
+
 /// "another error status": 400, 404, 405, 406, 415, ... (and anything outside 2xx-5xx).
 fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
+    if let Some(Body::Answer(Answer::Error(err))) = body {
+        if let Some(decision) = newer_revision_only(name, code, err) {
+            return decision;
+        }
+    }
     let (detail, defect) = match body {
         Some(Body::Answer(Answer::Error(err))) => {
             (format!(" with a JSON-RPC error: {}", rpc_error(err)), true)

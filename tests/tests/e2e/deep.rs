@@ -7,7 +7,7 @@ use mcpcensus_simweb::mcp::{
     WellKnownAt,
 };
 use mcpcensus_simweb::{Reply, SimWeb, Site};
-use mcpcensus_store::{AuthKind, Record, Transport};
+use mcpcensus_store::{AuthKind, Outcome, Record, Transport};
 use serde_json::json;
 
 use crate::util::{record_for, WebCrawl};
@@ -116,6 +116,27 @@ async fn dialects_and_transports_are_classified() {
             "/mcp",
             &LegacySseServer::new(McpServer::ts_v1_stateless().n_tools(2)),
         ))
+        // A card naming an sse remote: the survey does not open it, the deep probe classifies it.
+        .site(
+            Site::new("sse-card.test")
+                .route("/", Reply::html("<html></html>"))
+                .route(
+                    "/.well-known/mcp/server-card.json",
+                    Reply::handler(|req| {
+                        let port = req.local.port();
+                        Reply::json(json!({
+                            "name": "test.example/sse-card",
+                            "version": "1.0.0",
+                            "remotes": [{"type": "sse",
+                                         "url": format!("https://sse-card.test:{port}/sse")}],
+                        }))
+                    }),
+                )
+                .legacy_sse(
+                    "/sse",
+                    &LegacySseServer::new(McpServer::ts_v1_stateless().n_tools(2)),
+                ),
+        )
         .start()
         .await
         .unwrap();
@@ -127,6 +148,7 @@ async fn dialects_and_transports_are_classified() {
         "sampling.test",
         "roots.test",
         "sse.test",
+        "sse-card.test",
     ];
     let inputs: Vec<String> = hosts.iter().map(|h| web.input(h)).collect();
     let crawl = WebCrawl::new();
@@ -222,6 +244,19 @@ async fn dialects_and_transports_are_classified() {
         ["implement_server_discover", "drop_roots", "rerun_scan"]
     );
 
+    let card_sse = record_for(&records, &web.origin("sse-card.test"));
+    assert_eq!(
+        card_sse.outcome,
+        Outcome::OutOfScope,
+        "{}",
+        card_sse.outcome_reason
+    );
+    assert_eq!(card_sse.transport, Some(Transport::Sse), "{card_sse:?}");
+    assert_eq!(
+        card_sse.migration_status.map(|v| v.as_str()),
+        Some("to_migrate")
+    );
+
     let sse = record_for(&records, &web.origin("sse.test"));
     assert_eq!(sse.transport, Some(Transport::Sse));
     assert_eq!(strs(&sse.deprecated_features), ["sse", "initialize_only"]);
@@ -236,10 +271,20 @@ async fn dialects_and_transports_are_classified() {
     );
     assert_eq!(sse.tools.len(), 2, "{:?}", sse.requests);
 
-    for host in hosts {
+    // No session there, so no endpoint card: the probe's requests are those to /sse.
+    for host in hosts.iter().filter(|h| **h != "sse-card.test") {
         let n = probe_requests(&web, host);
         assert!(n <= 9, "{host}: the probe sent {n} requests");
     }
+    let at_sse = web
+        .requests("sse-card.test")
+        .iter()
+        .filter(|r| r.path_only().starts_with("/sse"))
+        .count();
+    assert!(
+        (1..=9).contains(&at_sse),
+        "sse-card.test: {at_sse} probe requests"
+    );
     assert_no_credentials(&web);
 }
 

@@ -146,6 +146,19 @@ async fn each_shape_has_its_record() {
             ),
         ),
         (
+            // A 2026-07-28-only server: the survey's fail with its own reason, not a defect.
+            "newest.test",
+            (
+                Outcome::Fail,
+                "initialize answered 400 (bad request): the server speaks 2026-07-28 only \
+                 (JSON-RPC error -32022), not the survey's 2025-11-25"
+                    .into(),
+                host("newest.test"),
+                None,
+                0,
+            ),
+        ),
+        (
             // A brand alias: its homepage leaves, its own /mcp serves MCP.
             "alias.test",
             (Outcome::Pass, pass.clone(), host("alias.test"), None, 1),
@@ -178,6 +191,12 @@ async fn each_shape_has_its_record() {
     for (input, want) in expected {
         assert_eq!(summary(&web, &records, input), want, "{input}");
     }
+    let newest = record_for(&records, &web.origin("newest.test"));
+    assert!(!newest.defect);
+    assert_eq!(
+        newest.reason_kind,
+        Some(mcpcensus_store::FailureKind::NewerRevisionOnly)
+    );
     // Surface: every site whose card parsed; not the bot wall, nor sites that left.
     let surfaced: Vec<&str> = records
         .iter()

@@ -18,7 +18,8 @@ fn classifies_json_rpc_messages() {
             id: Value::Null,
             error: RpcError {
                 code: -32000,
-                message: "Bad".into()
+                message: "Bad".into(),
+                supported: Vec::new(),
             }
         }
     );

@@ -201,6 +201,46 @@ async fn a_json_rpc_error_fails_as_a_defect() {
 }
 
 #[tokio::test]
+async fn a_server_that_speaks_only_newer_revisions_fails_with_its_own_reason_not_a_defect() {
+    // The 2026-07-28 revision's refusal: 400 with -32022 naming what it supports; and the
+    // pre-release code -32004 in a 200.
+    for (status, code) in [(400, -32022), (200, -32004)] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":{code},"message":"Unsupported protocol version","data":{{"supported":["2026-07-28"],"requested":"2025-11-25"}}}}}}"#
+        );
+        let server = McpServer::start(replacing(INIT, Canned::json(status, &body))).await;
+        let report = session(&server).await;
+        let code_words = if status == 400 {
+            "400 (bad request)"
+        } else {
+            "200 (ok)"
+        };
+        assert_verdict(
+            &report,
+            Outcome::Fail,
+            &format!(
+                "initialize answered {code_words}: the server speaks 2026-07-28 only (JSON-RPC \
+                 error {code}), not the survey's 2025-11-25"
+            ),
+            false,
+        );
+        assert_eq!(
+            report.reason_kind,
+            Some(mcpcensus_store::FailureKind::NewerRevisionOnly)
+        );
+    }
+    // The same code naming an older revision too is an ordinary JSON-RPC error (a defect).
+    let body = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"no","data":{"supported":["2026-07-28","2025-06-18"]}}}"#;
+    let server = McpServer::start(replacing(INIT, Canned::json(400, body))).await;
+    let report = session(&server).await;
+    assert!(report.defect, "{}", report.reason);
+    assert_eq!(
+        report.reason_kind,
+        Some(mcpcensus_store::FailureKind::Answer)
+    );
+}
+
+#[tokio::test]
 async fn a_body_without_a_json_rpc_answer_fails_as_a_defect() {
     let cases = [
         (
