@@ -73,6 +73,9 @@ pub struct ReadAnswer {
     pub server_calls: Vec<String>,
     /// The first bytes read, up to the excerpt size asked for.
     pub excerpt: Vec<u8>,
+    /// When the answer was over the cap: the JSON text read of it (an event stream's cut
+    /// event's data), for what can still be read there (the tool names of a cut list).
+    pub cut: Option<Vec<u8>>,
 }
 
 /// How long a complete answer's body is given to end, so its connection can be reused.
@@ -207,6 +210,11 @@ impl Reader {
             (Mode::Undecided, Decided::NoAnswer(NoAnswer::Empty)) => Framing::Empty,
             (Mode::Undecided, _) => Framing::Other,
         };
+        let cut =
+            matches!(decided, Decided::NoAnswer(NoAnswer::OverCap)).then(|| match &self.mode {
+                Mode::Sse(parser) => parser.pending(),
+                _ => self.raw.to_vec(),
+            });
         let (body, message) = match decided {
             Decided::Message(message) => match answer_in(&message, self.id) {
                 Some(answer) => (Body::Answer(answer), Some(message)),
@@ -221,6 +229,7 @@ impl Reader {
             message,
             server_calls: self.calls,
             excerpt,
+            cut,
         }
     }
 }

@@ -142,6 +142,16 @@ impl SseParser {
         self.data = Vec::new();
     }
 
+    /// The data of the event being read when the stream was cut: its complete `data:` lines
+    /// and the one cut short (what a reader of a capped answer can still look into).
+    pub fn pending(&self) -> Vec<u8> {
+        let mut out = self.data.clone();
+        if let Some(value) = self.line.strip_prefix(b"data:") {
+            out.extend_from_slice(value.strip_prefix(b" ").unwrap_or(value));
+        }
+        out
+    }
+
     /// Handles the complete line in `self.line`; a blank line dispatches the event.
     fn end_line(&mut self) -> Option<SseEvent> {
         if self.overflowed {

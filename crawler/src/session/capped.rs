@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
-use mcpcensus_store::{FailureKind, Outcome};
+use mcpcensus_store::{FailureKind, FirstToolNames, Outcome, FIRST_TOOL_NAMES};
 use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
@@ -21,7 +21,7 @@ use super::requests::{
     initialize_body, initialized_body, tools_list_body, INITIALIZE_ID, OFFERED_PROTOCOL_VERSION,
     TOOLS_LIST_ID,
 };
-use super::tools::{canonical_json, read_tools};
+use super::tools::{canonical_json, names_in_cut_list, read_tools};
 use super::verdict::{judge, Decision, Judged, Reply, Step};
 use crate::mcp::Body;
 use crate::mcp::{
@@ -147,7 +147,15 @@ impl Session<'_> {
         }
 
         let result = match self.step(Step::ToolsList, tools_list_body()).await {
-            Judged::Decided(decision) => return decision,
+            Judged::Decided(mut decision) => {
+                let read = self.report.tool_names.len();
+                if read > 0 && decision.kind == Some(FailureKind::BodyCap) {
+                    decision
+                        .reason
+                        .push_str(&format!(" ({read} tool names read in them)"));
+                }
+                return decision;
+            }
             Judged::Proceed(result) => result.unwrap_or(Value::Null),
         };
         let list = read_tools(&result, self.opts.tools_cap.get());
@@ -300,7 +308,7 @@ impl Session<'_> {
     /// Reads the answer's body as the step requires: `Ok(None)` when it is not read (the
     /// notification's answer, an answer its status decides), `Err` when reading it decided.
     async fn read_body(
-        &self,
+        &mut self,
         step: Step,
         head: &mut FetchHead,
         entry: &mut Entry,
@@ -338,6 +346,14 @@ impl Session<'_> {
         match read {
             Ok(answer) => {
                 entry.excerpt(&answer.excerpt);
+                if let (Step::ToolsList, Some(cut)) = (step, &answer.cut) {
+                    // An answer over 64 KB fails as the survey says; the names its first 64 KB
+                    // hold are kept, so a report can tell servers that fail only on the cap.
+                    let names = names_in_cut_list(cut, self.opts.tools_cap.get());
+                    self.report.tool_names_first_25 =
+                        FirstToolNames(names.iter().take(FIRST_TOOL_NAMES).cloned().collect());
+                    self.report.tool_names = names;
+                }
                 Ok(Some(answer.body))
             }
             // An error status fails on its status alone; its body only refines the reason.

@@ -30,5 +30,5 @@ pub use requests::{
     initialize_body, initialized_body, tools_list_body, CLIENT_NAME, CLIENT_VERSION, INITIALIZE_ID,
     OFFERED_PROTOCOL_VERSION, TOOLS_LIST_ID,
 };
-pub use tools::{canonical_json, read_tools, schema_hash, ToolList};
+pub use tools::{canonical_json, names_in_cut_list, read_tools, schema_hash, ToolList};
 pub use verdict::{judge, Decision, Judged, Reply, Step, REDIRECT_REASON};

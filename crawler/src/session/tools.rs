@@ -114,3 +114,57 @@ fn write_canonical(value: &Value, out: &mut String) {
         scalar => out.push_str(&scalar.to_string()),
     }
 }
+
+/// The tool names in a `tools/list` answer cut at the cap: every entry of the `tools` array
+/// that is complete in `text`, in order, up to `cap` names (the rest of the list was never
+/// read). Reads whole JSON values only, never a name cut in the middle.
+pub fn names_in_cut_list(text: &[u8], cap: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    let Some(mut at) = tools_array_start(text) else {
+        return names;
+    };
+    while names.len() < cap {
+        at += skip_space(&text[at..]);
+        let mut values = serde_json::Deserializer::from_slice(&text[at..]).into_iter::<Value>();
+        let Some(Ok(entry)) = values.next() else {
+            break;
+        };
+        at += values.byte_offset();
+        if let Some(name) = entry
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        {
+            names.push(name.to_owned());
+        }
+        at += skip_space(&text[at..]);
+        if text.get(at) != Some(&b',') {
+            break;
+        }
+        at += 1;
+    }
+    names
+}
+
+/// Just past the `[` of the first `"tools": [` in `text`.
+fn tools_array_start(text: &[u8]) -> Option<usize> {
+    const KEY: &[u8] = b"\"tools\"";
+    let mut from = 0;
+    while let Some(found) = text[from..].windows(KEY.len()).position(|w| w == KEY) {
+        let mut at = from + found + KEY.len();
+        at += skip_space(&text[at..]);
+        if text.get(at) == Some(&b':') {
+            at += 1;
+            at += skip_space(&text[at..]);
+            if text.get(at) == Some(&b'[') {
+                return Some(at + 1);
+            }
+        }
+        from = from + found + 1;
+    }
+    None
+}
+
+fn skip_space(text: &[u8]) -> usize {
+    text.iter().take_while(|b| b.is_ascii_whitespace()).count()
+}

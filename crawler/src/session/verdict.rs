@@ -23,7 +23,9 @@
 //! Over the cap. "An answer is read ... up to 64 KB." Nothing past 64 KB is read, so a larger
 //! answer is judged on its first 64 KB: a cut JSON value, or a stream whose answer comes later,
 //! holds no complete JSON-RPC answer there and fails as "a body that holds no JSON-RPC answer"
-//! (a defect: no result). The reason says the answer was over 64 KB.
+//! (a defect: no result), with its own reason ("an answer over 64 KB") and kind (`body_cap`),
+//! so the servers that fail only on the cap can be counted; a cut `tools/list` keeps the tool
+//! names whole in its first 64 KB (`capped.rs`).
 //!
 //! "Initialize succeeds" when a 2xx answer carries a JSON-RPC result for its id, whatever the
 //! result holds; "no answer" covers every failure before the head and a connection that breaks
@@ -35,7 +37,7 @@ use http::StatusCode;
 use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::Value;
 
-use crate::mcp::{Answer, Body, RpcError};
+use crate::mcp::{Answer, Body, NoAnswer, RpcError};
 use crate::net::{FetchError, TimeoutPhase};
 
 /// The reason given for any 3xx, word for word as the survey reports it.
@@ -273,6 +275,16 @@ fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
         },
         Some(Body::Html) => fail(format!(
             "{name} answered {code} with an HTML page instead of JSON-RPC"
+        )),
+        // Its own reason and kind, so the servers that fail only on the cap can be counted.
+        Some(Body::NoAnswer(NoAnswer::OverCap)) => Judged::Decided(Decision::failed(
+            Outcome::Fail,
+            FailureKind::BodyCap,
+            format!(
+                "{name} answered {code} with an answer over 64 KB: the first 64 KB hold no \
+                 complete JSON-RPC answer"
+            ),
+            true,
         )),
         Some(Body::NoAnswer(why)) => fail(format!(
             "{name} answered {code} with {}: no JSON-RPC answer",

@@ -92,6 +92,7 @@ pub const SITES: &[&str] = &[
     "old-proto.test",
     "slow.test",
     "late.test",
+    "long-list-tools.test",
 ];
 
 /// Sites that exist but are not scanned: only other sites' documents name them.

@@ -78,3 +78,16 @@ fn reads_named_tools_up_to_the_cap() {
     assert_eq!(read_tools(&json!({}), 200).count, 0);
     assert_eq!(read_tools(&json!({"tools":"x"}), 200).count, 0);
 }
+
+#[test]
+fn a_cut_tool_list_gives_its_complete_entries_only() {
+    use crate::session::names_in_cut_list;
+    let text = br#"{"jsonrpc":"2.0","id":2,"result":{"capabilities":{"tools":{}},"tools": [
+        {"name":"a","inputSchema":{"properties":{"name":{"type":"string"}}}},
+        {"description":"no name"},
+        {"name":"b"}, {"name":"cut-in-the-mid"#;
+    assert_eq!(names_in_cut_list(text, 10), ["a", "b"]);
+    assert_eq!(names_in_cut_list(text, 1), ["a"]);
+    assert!(names_in_cut_list(b"{\"tools\":", 10).is_empty());
+    assert!(names_in_cut_list(b"not json at all", 10).is_empty());
+}

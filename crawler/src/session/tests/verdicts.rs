@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcpcensus_store::Outcome;
+use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::json;
 use tokio::time::Instant;
 
@@ -323,16 +323,37 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
         .collect();
     let body = json!({"jsonrpc":"2.0","id":2,"result":{"tools": big}}).to_string();
     assert!(body.len() > 100 * 1024);
-    let server = McpServer::start(replacing(LIST, Canned::json(200, body))).await;
+    let server = McpServer::start(replacing(LIST, Canned::json(200, body.clone()))).await;
     let report = session(&server).await;
-    assert_verdict(
-        &report,
-        Outcome::Fail,
-        "tools/list answered 200 (ok) with more than 64 KB, and the first 64 KB hold no complete \
-         answer: no JSON-RPC answer",
-        true,
+    assert_eq!(report.outcome, Outcome::Fail, "{}", report.reason);
+    assert!(report.defect, "the survey: no JSON-RPC result, a defect");
+    assert_eq!(report.reason_kind, Some(FailureKind::BodyCap));
+    // The tool names complete in the first 64 KB are kept, in order.
+    let read = report.tool_names.len();
+    assert!((150..400).contains(&read), "{read} names read");
+    let expected: Vec<String> = (0..read).map(|i| format!("t{i}")).collect();
+    assert_eq!(report.tool_names, expected);
+    assert_eq!(report.tool_names_first_25.0, expected[..25]);
+    assert_eq!(report.tool_count, None, "the list was not read whole");
+    assert_eq!(
+        report.reason,
+        format!(
+            "tools/list answered 200 (ok) with an answer over 64 KB: the first 64 KB hold no \
+             complete JSON-RPC answer ({read} tool names read in them)"
+        )
     );
     assert_eq!(report.requests[2].bytes, 64 * 1024);
+
+    // The same list as one event of a stream: its names are read the same way.
+    let server = McpServer::start(replacing(
+        LIST,
+        Canned::sse(format!("event: message\ndata: {body}\n\n")),
+    ))
+    .await;
+    let report = session(&server).await;
+    assert_eq!(report.reason_kind, Some(FailureKind::BodyCap));
+    assert!(report.tool_names.len() >= 150, "{}", report.reason);
+    assert_eq!(report.tool_names[0], "t0");
 
     // The same size over SSE, padded with notifications before the answer.
     let note = format!(
@@ -347,11 +368,8 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
     let server = McpServer::start(replacing(LIST, Canned::sse(stream))).await;
     let report = session(&server).await;
     assert_eq!(report.outcome, Outcome::Fail, "{report:#?}");
-    assert!(
-        report.reason.contains("more than 64 KB"),
-        "{}",
-        report.reason
-    );
+    assert!(report.reason.contains("over 64 KB"), "{}", report.reason);
+    assert!(report.tool_names.is_empty(), "only notifications were read");
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use super::{crawl_one, why};
 
 fn assert_over_cap(r: &Record, method: &str) {
     assert_eq!(r.outcome, Outcome::Fail, "{}", why(r));
-    let text = format!("{method} answered 200 (ok) with more than 64 KB");
+    let text = format!("{method} answered 200 (ok) with an answer over 64 KB");
     assert!(r.outcome_reason.contains(&text), "{}", why(r));
 }
 

@@ -255,17 +255,40 @@ fn the_notifications_answer_body_is_never_read() {
 }
 
 #[test]
-fn an_answer_over_64_kb_fails_with_a_defect() {
-    check(
+fn an_answer_over_64_kb_fails_with_a_defect_its_own_reason_and_the_names_read() {
+    let record = check(
         "oversize-tools.test",
         failing_at(
             "oversize-tools.test",
             Outcome::Fail,
-            "tools/list answered 200 (ok) with more than 64 KB, and the first 64 KB hold no \
-             complete answer: no JSON-RPC answer",
+            "tools/list answered 200 (ok) with an answer over 64 KB: the first 64 KB hold no \
+             complete JSON-RPC answer",
         )
         .defect(),
     );
+    assert_eq!(
+        record.reason_kind,
+        Some(mcpcensus_store::FailureKind::BodyCap)
+    );
+    // One tool with a description over 64 KB: no name is complete in the first 64 KB.
+    assert!(record.tool_names.is_empty());
+
+    // A list of many tools over 64 KB: the names complete in its first 64 KB are kept.
+    let record = fixture().record("long-list-tools.test");
+    assert_eq!(record.outcome, Outcome::Fail);
+    assert!(record.defect);
+    assert_eq!(
+        record.outcome_reason,
+        "tools/list answered 200 (ok) with an answer over 64 KB: the first 64 KB hold no \
+         complete JSON-RPC answer (132 tool names read in them)"
+    );
+    assert_eq!(record.tool_count, None, "the list was not read whole");
+    let names: Vec<String> = (0..132).map(|i| format!("long_{i:03}")).collect();
+    assert_eq!(
+        record.tool_names, names,
+        "the entries whole in 65,536 bytes"
+    );
+    assert_eq!(record.tool_names_first_25.len(), 25);
 }
 
 #[test]

@@ -121,6 +121,18 @@ pub(super) fn site(host: &'static str) -> Option<Built> {
             let server = fault_at("tools/list", Fault::Oversized(OVERSIZE_BYTES));
             with(at_mcp(host, &server), server)
         }
+        "long-list-tools.test" => {
+            // 300 tools of ~400 bytes each: a list over 64 KB whose first 64 KB name the
+            // first tools whole.
+            let tools: Vec<mcpcensus_simweb::mcp::Tool> = (0..300)
+                .map(|i| {
+                    mcpcensus_simweb::mcp::Tool::new(format!("long_{i:03}"))
+                        .description("lorem ipsum ".repeat(32))
+                })
+                .collect();
+            let server = McpServer::new().tools(tools);
+            with(at_mcp(host, &server), server)
+        }
         "tools30.test" => {
             let server = McpServer::new().n_tools(30);
             with(at_mcp(host, &server), server)
