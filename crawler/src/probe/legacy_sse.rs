@@ -6,8 +6,7 @@ use mcpcensus_store::Transport;
 use url::Url;
 
 use super::sequence::{
-    declares_tools, dialect_headers, header, legacy_tools_body, Dialect, Probe, ID_INITIALIZE,
-    ID_TOOLS_FIRST,
+    dialect_headers, header, legacy_tools_body, Dialect, Probe, ID_INITIALIZE, ID_TOOLS_FIRST,
 };
 use super::server_urls::{refusal, sse_post_rule};
 use crate::mcp::EventStream;
@@ -76,9 +75,7 @@ impl Probe<'_, '_> {
                 None,
             )
             .await;
-        if !declares_tools(result.get("capabilities")) {
-            return;
-        }
+        // Asked whatever the server declares, as over Streamable HTTP.
         let mut cursor: Option<String> = None;
         let mut id = ID_TOOLS_FIRST;
         loop {

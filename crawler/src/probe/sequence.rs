@@ -116,12 +116,6 @@ pub(super) fn header(text: &str) -> Option<HeaderValue> {
     HeaderValue::from_str(text).ok()
 }
 
-pub(super) fn declares_tools(capabilities: Option<&Value>) -> bool {
-    capabilities
-        .and_then(|c| c.get("tools"))
-        .is_some_and(|t| !matches!(t, Value::Null | Value::Bool(false)))
-}
-
 impl Probe<'_, '_> {
     pub(super) fn note(&mut self, stop: &Stop) {
         self.report
@@ -184,10 +178,9 @@ impl Probe<'_, '_> {
             return self.read_auth(read.challenge()).await;
         }
         if let Some(version) = self.modern(&read).await {
-            let caps = self.report.facts.capabilities.clone();
-            if declares_tools(caps.as_ref()) {
-                self.list_tools(Dialect::Modern { version }).await;
-            }
+            // The deep probe "asks for the list of tools with no credential", whatever the
+            // server declares (the survey asks only when it declares tools).
+            self.list_tools(Dialect::Modern { version }).await;
             self.settle_auth();
             return;
         }
@@ -325,9 +318,7 @@ impl Probe<'_, '_> {
             if let Err(stop) = self.initialized(&dialect).await {
                 return self.note(&stop);
             }
-            if declares_tools(result.get("capabilities")) {
-                self.list_tools(dialect).await;
-            }
+            self.list_tools(dialect).await;
             return;
         }
         if matches!(read.status.as_u16(), 400 | 404 | 405) {

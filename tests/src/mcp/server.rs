@@ -80,6 +80,9 @@ pub(crate) struct Spec {
     pub(crate) instructions: Option<String>,
     pub(crate) tools: Vec<Tool>,
     pub(crate) tools_capability: bool,
+    /// Lists its tools but leaves the tools capability out of `initialize` (a server that
+    /// forgot to declare it).
+    pub(crate) undeclared_tools: bool,
     pub(crate) resources: Vec<(String, String)>,
     pub(crate) prompts: Vec<String>,
     pub(crate) extra_capabilities: Map<String, Value>,
@@ -133,7 +136,7 @@ impl Spec {
 
     pub(crate) fn capabilities(&self) -> Value {
         let mut caps = Map::new();
-        if self.tools_capability {
+        if self.tools_capability && !self.undeclared_tools {
             caps.insert("tools".into(), serde_json::json!({"listChanged": false}));
         }
         if !self.resources.is_empty() {
@@ -302,6 +305,7 @@ impl McpServer {
                 instructions: None,
                 tools: vec![Tool::new("echo").description("Echoes its input")],
                 tools_capability: true,
+                undeclared_tools: false,
                 resources: Vec::new(),
                 prompts: Vec::new(),
                 extra_capabilities: Map::new(),

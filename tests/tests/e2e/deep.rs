@@ -116,6 +116,8 @@ async fn dialects_and_transports_are_classified() {
             "/mcp",
             &LegacySseServer::new(McpServer::ts_v1_stateless().n_tools(2)),
         ))
+        // No tools capability declared: the survey stops at partial, the deep probe asks anyway.
+        .site(linked("nocap.test").mcp("/mcp", &McpServer::new().n_tools(2).undeclared_tools()))
         // A card naming an sse remote: the survey does not open it, the deep probe classifies it.
         .site(
             Site::new("sse-card.test")
@@ -149,6 +151,7 @@ async fn dialects_and_transports_are_classified() {
         "roots.test",
         "sse.test",
         "sse-card.test",
+        "nocap.test",
     ];
     let inputs: Vec<String> = hosts.iter().map(|h| web.input(h)).collect();
     let crawl = WebCrawl::new();
@@ -243,6 +246,16 @@ async fn dialects_and_transports_are_classified() {
         strs(&roots.checklist),
         ["implement_server_discover", "drop_roots", "rerun_scan"]
     );
+
+    let nocap = record_for(&records, &web.origin("nocap.test"));
+    assert_eq!(nocap.outcome, Outcome::Partial, "{}", nocap.outcome_reason);
+    assert_eq!(
+        nocap.tools.len(),
+        2,
+        "the deep probe lists the tools: {:?}",
+        nocap.requests
+    );
+    assert_eq!(nocap.auth.as_ref().map(|a| a.kind), Some(AuthKind::None));
 
     let card_sse = record_for(&records, &web.origin("sse-card.test"));
     assert_eq!(

@@ -57,6 +57,12 @@ impl McpServer {
         self.tools(Vec::new())
     }
 
+    /// Answers `tools/list` with its tools but declares no tools capability in `initialize`.
+    pub fn undeclared_tools(mut self) -> Self {
+        self.spec.undeclared_tools = true;
+        self
+    }
+
     /// Declares no tools capability (a resources-only server: one resource unless set);
     /// `tools/list` is answered -32601 and still recorded.
     pub fn no_tools_capability(mut self) -> Self {
