@@ -64,7 +64,9 @@ impl Exclusions {
         if self.domains.is_empty() {
             return None;
         }
-        let mut rest = host;
+        // The same host however it is written: a trailing dot, upper case.
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        let mut rest = host.as_str();
         loop {
             if let Some(found) = self.domains.get(rest) {
                 return Some(found);

@@ -243,8 +243,10 @@ impl SiteClient {
         if !matches!(req.url.scheme(), "http" | "https") {
             return Err(invalid("scheme is not http or https"));
         }
+        // One name per host for every decision below (opt-out, pin, politeness, pauses): a
+        // trailing dot names the same host (`victim.example.` is `victim.example`).
         let host = match req.url.host() {
-            Some(url::Host::Domain(d)) => d.to_ascii_lowercase(),
+            Some(url::Host::Domain(d)) => d.trim_end_matches('.').to_ascii_lowercase(),
             Some(url::Host::Ipv4(ip)) => ip.to_string(),
             Some(url::Host::Ipv6(ip)) => ip.to_string(),
             None => return Err(invalid("no host")),

@@ -46,6 +46,20 @@ async fn an_opted_out_host_gets_no_connection() {
         .await
         .expect_err("opted out");
     assert!(matches!(err, FetchError::OptedOut { .. }), "{err}");
+    // The same host with a trailing dot or in upper case, as a server may name it.
+    for written in [format!("{SITE}."), SITE.to_ascii_uppercase()] {
+        let port = server.addr.port();
+        let other = Url::parse(&format!("https://{written}:{port}/ok")).expect("url");
+        let err = net
+            .site_client()
+            .fetch(FetchRequest::get(other))
+            .await
+            .expect_err("opted out");
+        assert!(
+            matches!(err, FetchError::OptedOut { .. }),
+            "{written}: {err}"
+        );
+    }
     assert_eq!(server.stats.accepted.load(Ordering::SeqCst), 0);
 }
 
