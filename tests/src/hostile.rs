@@ -368,6 +368,28 @@ pub fn heavy_catalogs() -> Site {
     site
 }
 
+/// Incomplete entries (`{}`) that fill a catalog to a little under the survey's document cap
+/// (256 KB): about 83,000 of them.
+pub const INCOMPLETE_ENTRIES: usize = 83_000;
+
+/// Ten catalogs at the size cap, each naming the next and otherwise holding only incomplete
+/// entries: every entry read would be an audit finding (the case that cost one site 300 MB).
+pub fn incomplete_catalogs(name: &str) -> Site {
+    let mut site = Site::new(name).route("/", Reply::html("<!doctype html><title>home</title>"));
+    for n in 0..10 {
+        let path = if n == 0 {
+            CATALOG_PATH.to_owned()
+        } else {
+            format!("/incomplete{n}.json")
+        };
+        let mut entries = vec![json!({"identifier": format!("urn:air:h:cat:{n}"),
+            "type": CATALOG_TYPE, "url": format!("/incomplete{}.json", n + 1)})];
+        entries.extend((0..INCOMPLETE_ENTRIES).map(|_| json!({})));
+        site = site.route(&path, catalog(entries));
+    }
+    site
+}
+
 /// A site with this certificate problem.
 pub fn bad_cert(name: &str, mode: CertMode) -> Site {
     Site::new(name).cert(mode).route("/", linked_home())

@@ -11,13 +11,16 @@ use super::rules::{INCOMPLETE_ENTRY, NO_SPEC_VERSION, UNRECOGNISED_ENTRY_TYPE};
 use crate::discovery::FetchedCatalog;
 use crate::discovery::{catalog_items, CatalogEntry, CatalogItem, EntryProblem, ParsedCatalog};
 
-pub(super) fn audit_catalogs(catalogs: &[FetchedCatalog]) -> Vec<Finding> {
+/// The catalog rules' findings, at most `budget` of them (the record keeps no more), and the
+/// entries left unaudited once that many were found.
+pub(super) fn audit_catalogs(catalogs: &[FetchedCatalog], budget: usize) -> (Vec<Finding>, usize) {
     let parsed: Vec<(&Url, &ParsedCatalog)> = catalogs
         .iter()
         .filter_map(|catalog| Some((&catalog.url, catalog.parse.parsed()?)))
         .collect();
     let leading = leading_to_cards(&parsed);
     let mut out = Vec::new();
+    let mut unaudited = 0usize;
     for (url, catalog) in &parsed {
         // The discovery audit: "the card was found through /.well-known/ai-catalog.json and that
         // catalog carries no specVersion": only catalogs on the way to a server card.
@@ -27,10 +30,14 @@ pub(super) fn audit_catalogs(catalogs: &[FetchedCatalog]) -> Vec<Finding> {
             }
         }
         for (index, entry) in catalog.entries.get().into_iter().flatten().enumerate() {
+            if out.len() >= budget {
+                unaudited += 1;
+                continue;
+            }
             out.extend(audit_entry(url, index, entry));
         }
     }
-    out
+    (out, unaudited)
 }
 
 /// The catalogs a server card was found through: those listing a server card entry, and

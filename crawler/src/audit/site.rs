@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 
+use mcpcensus_store::bound::MAX_FINDINGS;
 use mcpcensus_store::{Finding, Record};
 use url::Url;
 
@@ -32,6 +33,8 @@ pub struct SiteAudit {
     /// The first of the four places that named a server, or `None`: none did.
     pub source: Option<DiscoverySource>,
     pub findings: Vec<Finding>,
+    /// Catalog entries left unaudited once the findings reached the record's bound.
+    pub unaudited_entries: usize,
 }
 
 impl SiteAudit {
@@ -40,6 +43,17 @@ impl SiteAudit {
     pub fn apply_to(self, record: &mut Record) {
         record.discovery_source = self.source;
         record.findings.extend(self.findings);
+        if self.unaudited_entries > 0 {
+            let text = format!(
+                "findings: the discovery audit stopped at {MAX_FINDINGS}; {} catalog entries \
+                 not audited",
+                self.unaudited_entries
+            );
+            record.truncated = Some(match record.truncated.take() {
+                Some(before) => format!("{before}; {text}"),
+                None => text,
+            });
+        }
     }
 }
 
@@ -120,10 +134,13 @@ pub fn audit_site(found: &Discovery, origin: &Url) -> SiteAudit {
             headers: None,
         }));
     }
-    findings.extend(audit_catalogs(&found.catalogs));
+    let budget = MAX_FINDINGS.saturating_sub(findings.len());
+    let (catalog_findings, unaudited) = audit_catalogs(&found.catalogs, budget);
+    findings.extend(catalog_findings);
     SiteAudit {
         source,
         findings: deduplicated(findings),
+        unaudited_entries: unaudited,
     }
 }
 

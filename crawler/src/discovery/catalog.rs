@@ -20,12 +20,19 @@ pub const MAX_CATALOG_FETCHES: usize = 10;
 pub const MAX_CATALOG_CARD_FETCHES: usize = 20;
 /// Inline cards read per site, over all its catalogs: a 256 KB catalog holds thousands.
 pub const MAX_INLINE_CARDS: usize = 50;
+/// Entries read of one catalog: a catalog at the size cap can hold ~85,000 entries, and every
+/// one read costs an audit finding or two; past this many a catalog is not describing its own
+/// servers, and the rest are counted, not read.
+pub const MAX_CATALOG_ENTRIES: usize = 5_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedCatalog {
     /// `specVersion`.
     pub spec_version: Field<String>,
+    /// The first [`MAX_CATALOG_ENTRIES`] entries.
     pub entries: Field<Vec<CatalogEntry>>,
+    /// Entries past [`MAX_CATALOG_ENTRIES`], counted and not read.
+    pub entries_unread: usize,
     /// The top-level keys, sorted.
     pub keys: Vec<String>,
 }
@@ -140,9 +147,19 @@ fn essence(text: &str) -> String {
 
 impl ParsedCatalog {
     fn read(object: &Map<String, Value>) -> ParsedCatalog {
+        let entries_unread = match object.get("entries") {
+            Some(Value::Array(items)) => items.len().saturating_sub(MAX_CATALOG_ENTRIES),
+            _ => 0,
+        };
         ParsedCatalog {
             spec_version: Field::string(object, "specVersion"),
-            entries: Field::array(object, "entries", CatalogEntry::read),
+            entries: Field::array_capped(
+                object,
+                "entries",
+                MAX_CATALOG_ENTRIES,
+                CatalogEntry::read,
+            ),
+            entries_unread,
             keys: object.keys().cloned().collect(),
         }
     }

@@ -177,6 +177,20 @@ impl<T> Field<Vec<T>> {
             Some(other) => Field::wrong(other),
         }
     }
+
+    /// The same, reading at most `cap` items (the caller counts the rest).
+    pub(super) fn array_capped(
+        object: &Map<String, Value>,
+        key: &str,
+        cap: usize,
+        item: impl FnMut(&Value) -> T,
+    ) -> Field<Vec<T>> {
+        match object.get(key) {
+            None => Field::Absent,
+            Some(Value::Array(items)) => Field::Present(items.iter().take(cap).map(item).collect()),
+            Some(other) => Field::wrong(other),
+        }
+    }
 }
 
 impl Field<Map<String, Value>> {

@@ -21,7 +21,7 @@ pub use card::{
 pub use catalog::{
     catalog_items, parse_catalog, CatalogEntry, CatalogItem, CatalogWalk, EntryKind, EntryProblem,
     ParsedCatalog, TypeKey, WalkStep, MAX_CATALOG_CARD_FETCHES, MAX_CATALOG_DEPTH,
-    MAX_CATALOG_FETCHES, MAX_INLINE_CARDS,
+    MAX_CATALOG_ENTRIES, MAX_CATALOG_FETCHES, MAX_INLINE_CARDS,
 };
 pub use document::{media_type, DocumentParse, Field, JsonKind};
 pub use endpoint::{select_endpoint, Candidate, EndpointChoice, RejectReason};

@@ -19,8 +19,8 @@ use super::verdict::Verdict;
 use crate::discovery::{
     self as d, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type, parse_card,
     parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, DocumentRow, FetchedCard,
-    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, Reader, WalkStep, MAX_INLINE_CARDS,
-    SURVEY_DOCUMENTS,
+    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, Reader, WalkStep, MAX_CATALOG_ENTRIES,
+    MAX_INLINE_CARDS, SURVEY_DOCUMENTS,
 };
 use crate::net::FetchError;
 
@@ -137,13 +137,25 @@ async fn walk_catalogs(
         if let Some(log) = site.document_mut(log_at).filter(|_| inline_cut > 0) {
             note_cut(log, inline_cut);
         }
+        let unread = parse.parsed().map_or(0, |c| c.entries_unread);
+        if let Some(log) = site.document_mut(log_at).filter(|_| unread > 0) {
+            let what =
+                format!("{unread} entries not read (at most {MAX_CATALOG_ENTRIES} a catalog)");
+            add_note(log, what);
+        }
         found.catalogs.push(FetchedCatalog { url, depth, parse });
     }
 }
 
 /// Says on a catalog's log how many of its inline cards went unread.
 fn note_cut(log: &mut DocumentLog, cut: usize) {
-    let what = format!("{cut} inline card(s) not read (at most {MAX_INLINE_CARDS} a site)");
+    add_note(
+        log,
+        format!("{cut} inline card(s) not read (at most {MAX_INLINE_CARDS} a site)"),
+    );
+}
+
+fn add_note(log: &mut DocumentLog, what: String) {
     log.note = Some(match log.note.take() {
         Some(note) => format!("{note}; {what}"),
         None => what,

@@ -6,6 +6,8 @@
 //! `tenth` (the default) one in ten an MCP server, plus the demo sites; with `realistic` 97%
 //! plain, 2% with a server card and an MCP server, 1% answering 401, 429, 503 or a redirect;
 //! with `plain` or `servers` only the realistic mix's plain or card + MCP server sites;
+//! with `hostile-catalog` SITES copies of the hostile catalog site (ten catalogs at the size
+//! cap of incomplete entries: `hostile::incomplete_catalogs`);
 //! with `shapes` the real web's shapes in their published shares (`mcpcensus_simweb::shapes`:
 //! redirects to `www` and back, soft 404s, bot walls, slow sites, TLS resets, …), writing
 //! DIR/mcp_hosts.txt (the inputs with an MCP server behind them) as well.
@@ -44,8 +46,10 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         .clamp(1, 250);
     let mix_arg = args.next();
     let shaped = mix_arg.as_deref() == Some("shapes");
+    let hostile_catalog = mix_arg.as_deref() == Some("hostile-catalog");
     let mix: Mix = match mix_arg {
-        Some(name) if !shaped => name.parse()?,
+        Some(name) if !shaped && !hostile_catalog => name.parse()?,
+        _ if hostile_catalog => Mix::Plain,
         _ => Mix::Tenth,
     };
     let delay_ms: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
@@ -64,7 +68,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         ..Config::default()
     };
     let mut builder = SimWeb::builder().config(config);
-    if mix == Mix::Tenth && !shaped {
+    if mix == Mix::Tenth && !shaped && !hostile_catalog {
         builder = builder
             .sites(demo::demo_sites())
             .dns_rules(demo::demo_dns_rules());
@@ -82,7 +86,17 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let mut kinds = [0u64; Kind::ALL.len()];
-    for i in (0..sites).filter(|_| !shaped) {
+    if hostile_catalog {
+        for i in 0..sites {
+            let name = format!("catalog{i}.bench.test");
+            let ip = [127, 0, 10, (i % ips) as u8 + 1];
+            let site = mcpcensus_simweb::hostile::incomplete_catalogs(&name)
+                .ip(std::net::Ipv4Addr::from(ip));
+            web.add_site(site)?;
+            list.push(web.input(&name));
+        }
+    }
+    for i in (0..sites).filter(|_| !shaped && !hostile_catalog) {
         let name = format!("site{i}.bench.test");
         let ip = [127, 0, 10, (i % ips) as u8 + 1];
         web.add_site(mix::site(mix, i, &name, ip.into(), web.port()))?;

@@ -60,3 +60,24 @@ async fn hostile_heavy_catalogs_with_inline_cards() {
         r.documents
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_catalogs_of_incomplete_entries_cost_a_bounded_record() {
+    let r = &crawl_one(hostile::incomplete_catalogs("incomplete.hostile.test")).await;
+    assert_eq!(r.outcome, Outcome::OutOfScope, "{}", why(r));
+    // Read: at most 1,000 entries a catalog, the rest counted on its log.
+    let cut: Vec<&str> = r
+        .documents
+        .iter()
+        .filter_map(|d| d.note.as_deref())
+        .filter(|n| n.contains("entries not read (at most 5000 a catalog)"))
+        .collect();
+    assert!(cut.len() >= 2, "{:?}", r.documents);
+    // Audited up to the record's bound, the rest counted.
+    assert!(r.findings.len() <= 2_500, "{} findings", r.findings.len());
+    let truncated = r.truncated.as_deref().unwrap_or_default();
+    assert!(
+        truncated.contains("the discovery audit stopped at 2500"),
+        "{truncated}"
+    );
+}
