@@ -13,7 +13,7 @@ use url::Url;
 
 use super::answer::{empty_log, log_answer, Fetched};
 use super::locate::{next_hop, redirect_of, Located};
-use super::robots::robots_before;
+use super::robots::{robots_before, robots_before_document};
 use super::site::SiteScan;
 use super::verdict::Verdict;
 use crate::discovery::{
@@ -170,6 +170,9 @@ async fn fetch_doc_within(
     cap: usize,
     timeout: Duration,
 ) -> Fetched {
+    // Every origin a document is asked of has its robots.txt read there first (a card a
+    // catalog lists on a subdomain, the endpoint's card).
+    robots_before_document(site, url).await;
     let result = site.get_document(url, kind.as_str(), cap, timeout).await;
     log_answer(site, kind, url, cap, result)
 }

@@ -8,6 +8,7 @@
 use mcpcensus_store::RobotsInfo;
 use url::Url;
 
+use super::locate::redirect_of;
 use super::site::SiteScan;
 use crate::net::{FetchError, RobotsRules};
 
@@ -24,16 +25,43 @@ pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchEr
     if !site.robots_to_read(&url.origin().ascii_serialization()) {
         return Ok(());
     }
-    read_robots(site, url).await
+    read_robots(site, url, true).await
 }
 
-/// Fetches `/robots.txt` at `at`'s origin and sets its rules on the site's client; the record's
-/// robots section becomes this one (the last origin read is the one discovery runs at).
-async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
+/// The same before a document GET at another origin than the one discovery runs at (a card a
+/// catalog lists on a subdomain, the endpoint's card): its rules apply there, and the record's
+/// robots section stays the measured origin's (this read is in `requests`).
+pub async fn robots_before_document(site: &mut SiteScan, url: &Url) {
+    if site.robots_to_read(&url.origin().ascii_serialization()) {
+        // A failure here is the document's own: its GET meets it.
+        let _ = read_robots(site, url, false).await;
+    }
+}
+
+/// Redirects of a robots.txt followed (RFC 9309 §2.3.1.2: "at least five consecutive
+/// redirects, even across authorities"); past them it is unavailable.
+const ROBOTS_REDIRECTS: usize = 5;
+
+/// Fetches `/robots.txt` at `at`'s origin, following its redirects, and sets its rules on the
+/// site's client for that origin; with `record`, the record's robots section becomes this one
+/// (the last origin of the homepage's chain is the one discovery runs at).
+async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), FetchError> {
     let Ok(url) = at.join("/robots.txt") else {
         return Ok(());
     };
-    let result = site.get(&url, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
+    let mut asked = url.clone();
+    let mut result = site.get(&asked, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
+    for _ in 0..ROBOTS_REDIRECTS {
+        let next = match &result {
+            Ok(r) => redirect_of(r.status, &r.headers).and_then(|(_, to)| asked.join(&to).ok()),
+            Err(_) => None,
+        };
+        let Some(next) = next.filter(|n| n.scheme() == "https") else {
+            break;
+        };
+        asked = next;
+        result = site.get(&asked, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
+    }
     let mut info = RobotsInfo {
         url: url.to_string(),
         ..RobotsInfo::default()
@@ -43,12 +71,21 @@ async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
             info.verdict = "rules".into();
             RobotsRules::parse(&r.body)
         }
-        // RFC 9309 §2.3.1.4: an unreachable (5xx) robots.txt means "disallow all".
+        // RFC 9309 §2.3.1.3: "unreachable" (a 5xx, or no answer because of a server or network
+        // error: a timeout, a reset, broken HTTP) means complete disallow.
         Ok(r) if r.status.is_server_error() => {
             info.verdict = "disallow_all".into();
             RobotsRules::disallow_all()
         }
-        // A 4xx, a redirect we do not follow, or no answer: everything is allowed.
+        Err(
+            FetchError::Timeout { .. } | FetchError::Reset { .. } | FetchError::Protocol { .. },
+        ) => {
+            info.verdict = "disallow_all".into();
+            RobotsRules::disallow_all()
+        }
+        // §2.3.1.2 and §2.3.1.4: a 4xx, or redirects past the five followed ("unavailable"):
+        // everything is allowed. So is no request at all (the guard, an opted-out host), where
+        // nothing will be fetched either.
         _ => {
             info.verdict = "allow_all".into();
             RobotsRules::allow_all()
@@ -58,7 +95,7 @@ async fn read_robots(site: &mut SiteScan, at: &Url) -> Result<(), FetchError> {
     info.crawl_delay_ms = rules
         .crawl_delay()
         .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
-    site.set_robots(&url, rules, info);
+    site.set_robots(&url, rules, record.then_some(info));
     match result {
         Err(
             e @ (FetchError::Connect { .. }

@@ -134,11 +134,13 @@ impl SiteScan {
         true
     }
 
-    /// Sets the rules of the robots.txt at `url` on the client; the record's robots section
-    /// becomes `info` (the last origin read is the one discovery runs at).
-    pub fn set_robots(&mut self, url: &Url, rules: RobotsRules, info: RobotsInfo) {
+    /// Sets the rules of the robots.txt at `url` on the client; with `info`, the record's robots
+    /// section becomes it (the last origin of the homepage's chain is the one discovery runs at).
+    pub fn set_robots(&mut self, url: &Url, rules: RobotsRules, info: Option<RobotsInfo>) {
         self.client.set_robots(url, rules);
-        self.record.robots = Some(info);
+        if let Some(info) = info {
+            self.record.robots = Some(info);
+        }
     }
 
     pub fn robots(&self) -> Option<&RobotsInfo> {

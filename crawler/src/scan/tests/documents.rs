@@ -87,3 +87,38 @@ async fn documents_are_fetched_at_the_input_origin_when_the_homepage_leaves_the_
         "the redirect stays in the record"
     );
 }
+
+#[tokio::test]
+async fn a_card_on_a_subdomain_follows_that_subdomains_robots_txt() {
+    // The catalog at the site lists a card on www, whose robots.txt disallows it.
+    let (server, pki) = server(|seen| match (seen.host().as_deref(), seen.path.as_str()) {
+        (Some(SITE), "/") => html("home"),
+        (Some(SITE), AI_CATALOG_PATH) => Canned::json(
+            200,
+            format!(
+                r#"{{"specVersion":"1.0","entries":[{{"identifier":"urn:x","type":"application/mcp-server-card+json","url":"{}"}}]}}"#,
+                on(seen, WWW, "/card.json")
+            ),
+        ),
+        (Some(WWW), "/robots.txt") => Canned::new(200).text("User-agent: *\nDisallow: /card.json\n"),
+        (Some(WWW), "/card.json") => Canned::json(200, CARD),
+        _ => Canned::new(404),
+    })
+    .await;
+    let mut site = scan(&server, &pki, SITE);
+    let found = located_documents(&mut site).await.expect("documents");
+    let asked = requests(&server);
+    assert!(
+        asked.contains(&(WWW.to_owned(), "/robots.txt".to_owned())),
+        "{asked:?}"
+    );
+    assert!(
+        !asked.contains(&(WWW.to_owned(), "/card.json".to_owned())),
+        "a card robots.txt disallows was fetched: {asked:?}"
+    );
+    assert!(found.catalog_cards.is_empty());
+    // The record's robots section stays the measured origin's.
+    let robots = site.robots().expect("robots read");
+    assert_eq!(robots.url, format!("{}/robots.txt", origin(&server, SITE)));
+    assert!(robots.skipped.iter().any(|u| u.ends_with("/card.json")));
+}

@@ -36,13 +36,18 @@ fn origin(server: &TestServer, host: &str) -> String {
 
 /// A site scan of `host` on the test server, with a generous deadline.
 fn scan(server: &TestServer, pki: &TestPki, host: &str) -> SiteScan {
+    scan_until(server, pki, host, Duration::from_secs(60))
+}
+
+/// The same with the site deadline `left` from now.
+fn scan_until(server: &TestServer, pki: &TestPki, host: &str, left: Duration) -> SiteScan {
     let net = Net::new(net_options(&[SITE, WWW, OTHER], Some(pki))).expect("net");
     let origin = Url::parse(&origin(server, host)).expect("origin");
     let mut record = Record::new("run", 0, host, 1, Outcome::NotMeasured, "");
     record.origin = Some(origin.to_string());
     record.host = Some(host.to_owned());
     record.registrable_domain = Some(SITE.to_owned());
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + left;
     SiteScan::new(record, net.site_client(), deadline, origin)
 }
 

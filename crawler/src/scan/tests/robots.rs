@@ -79,3 +79,43 @@ async fn a_site_that_does_not_answer_is_unreachable_not_allowed() {
         "{failed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_robots_txt_that_times_out_disallows_all_and_a_redirect_is_followed() {
+    // RFC 9309 §2.3.1.3: unreachable because of a server or network error: complete disallow.
+    // Held past the request's time (the scan's own deadline, two seconds here, is shorter
+    // than robots.txt's ten).
+    let (held, pki) = server(|seen| match seen.path.as_str() {
+        "/robots.txt" => Canned::new(200).text("User-agent: *\nAllow: /\n").hold(),
+        _ => html("page"),
+    })
+    .await;
+    let mut site = scan_until(&held, &pki, SITE, Duration::from_secs(2));
+    let home = site.origin().clone();
+    robots_before(&mut site, &home)
+        .await
+        .expect("an answer that never came is no error");
+    let info = site.robots().cloned().unwrap();
+    assert_eq!((info.verdict.as_str(), info.status), ("disallow_all", None));
+
+    // §2.3.1.2: a redirect is followed, and the rules where it leads apply.
+    let (server, pki) = server(|seen| match seen.path.as_str() {
+        "/robots.txt" => Canned::redirect(301, "/robots-moved.txt"),
+        "/robots-moved.txt" => Canned::new(200).text("User-agent: *\nDisallow: /private\n"),
+        _ => html("page"),
+    })
+    .await;
+    let mut site = scan(&server, &pki, SITE);
+    let home = site.origin().clone();
+    robots_before(&mut site, &home).await.expect("robots read");
+    let info = site.robots().cloned().unwrap();
+    assert_eq!((info.verdict.as_str(), info.status), ("rules", Some(200)));
+    let private = site.origin().join("/private/x").unwrap();
+    let refused = site
+        .get(&private, "test", 1024, Duration::from_secs(10))
+        .await;
+    assert!(
+        matches!(refused, Err(FetchError::Disallowed { .. })),
+        "{refused:?}"
+    );
+}
