@@ -51,6 +51,17 @@ pub fn auth_url_rule(url: &Url, site_port: u16) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// A registry entry's remote, chosen by whoever published the entry: never a port on the
+/// Fetch standard's bad-port list (SMTP, SSH, IRC, ...), as browsers hold any URL a stranger
+/// names. Its host then goes through the guard and the opt-out list like any site's, and an
+/// `http://` remote is recorded unopened by the scan.
+pub fn registry_remote_rule(url: &Url) -> Result<(), &'static str> {
+    if BAD_PORTS.contains(&url.port_or_known_default().unwrap_or(0)) {
+        return Err("a port on the Fetch standard's bad-port list");
+    }
+    Ok(())
+}
+
 /// `url: rule`, as the record keeps a refused URL.
 pub fn refusal(url: &str, rule: &str) -> String {
     format!("{url}: {rule}; not requested")

@@ -23,6 +23,8 @@ pub enum RegistryScanError {
     Lookup(#[from] RegistryError),
     #[error("the registry entry's remote {0} is not a usable address")]
     NotUsable(Url),
+    #[error("the registry entry's remote {0} is refused: {1}; not requested")]
+    Refused(Url, &'static str),
 }
 
 impl RegistryScanError {
@@ -31,6 +33,7 @@ impl RegistryScanError {
         match self {
             Self::Lookup(e) => e.failure_kind(),
             Self::NotUsable(_) => FailureKind::InvalidUrl,
+            Self::Refused(..) => FailureKind::Refused,
         }
     }
 }
@@ -85,6 +88,9 @@ impl SiteScanner {
             }
             Resolved::Remote(url) => url,
         };
+        if let Err(rule) = probe::server_urls::registry_remote_rule(&endpoint) {
+            return Err(RegistryScanError::Refused(endpoint, rule));
+        }
         let mut planner = Planner::new(Shard::ALL, self.shared_exclusions());
         let planned = planner.plan(RawLine::Text(&endpoint.origin().ascii_serialization()));
         if matches!(

@@ -39,3 +39,18 @@ fn oauth_metadata_urls_are_https_named_hosts_on_443_or_the_sites_port() {
     // The site's own port is allowed unless it is a bad port itself.
     assert!(auth_url_rule(&u("https://auth.example.net:25/x"), 25).is_err());
 }
+
+#[test]
+fn a_registry_remote_on_a_bad_port_is_refused() {
+    use crate::probe::server_urls::registry_remote_rule;
+    let url = |s: &str| url::Url::parse(s).expect("url");
+    assert!(registry_remote_rule(&url("https://mcp.example.com/mcp")).is_ok());
+    assert!(registry_remote_rule(&url("https://mcp.example.com:8443/mcp")).is_ok());
+    for bad in [
+        "https://mail.example.com:25/mcp",
+        "https://box.example.com:22/",
+        "https://irc.example.com:6667/mcp",
+    ] {
+        assert!(registry_remote_rule(&url(bad)).is_err(), "{bad}");
+    }
+}
