@@ -18,7 +18,7 @@ use url::Url;
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::locate::{locate, Located};
-use super::robots::all_disallowed;
+use super::robots::{all_disallowed, unreachable};
 use super::settings::{ScanOptions, ScanSettings};
 use super::site::SiteScan;
 use super::verdict::Verdict;
@@ -113,6 +113,17 @@ impl Context<'_> {
         site.set_discovering(false);
         out.timings.discovery_ms = Some(ms(started.elapsed()));
         let found = found?;
+        if let (true, Some((kind, why))) = (all_disallowed(site), unreachable(site)) {
+            // Not the site's opt-out: its robots.txt did not answer, which RFC 9309 reads as
+            // complete disallow, so nothing else was asked.
+            return Err(Verdict::not_measured(
+                kind,
+                format!(
+                    "not measured: robots.txt got no answer ({why}), which RFC 9309 reads as \
+                     disallowing everything; nothing else was requested"
+                ),
+            ));
+        }
         if all_disallowed(site) {
             return Err(Verdict::new(
                 Outcome::Excluded,

@@ -56,7 +56,9 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
             Ok(r) => redirect_of(r.status, &r.headers).and_then(|(_, to)| asked.join(&to).ok()),
             Err(_) => None,
         };
-        let Some(next) = next.filter(|n| n.scheme() == "https") else {
+        // Followed on the site only (its registrable domain, same port, https): nothing
+        // beyond the site is requested, robots.txt included.
+        let Some(next) = next.filter(|n| on_the_site(site, &asked, n)) else {
             break;
         };
         asked = next;
@@ -105,6 +107,33 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
         ) => Err(e),
         _ => Ok(()),
     }
+}
+
+/// Whether a robots.txt redirect from `from` to `next` stays on the scanned site: https, the
+/// same port, a host at or under the input's registrable domain.
+fn on_the_site(site: &SiteScan, from: &Url, next: &Url) -> bool {
+    let Some(domain) = site.registrable_domain() else {
+        return false;
+    };
+    let host = next.host_str().unwrap_or_default().trim_end_matches('.');
+    next.scheme() == "https"
+        && next.port_or_known_default() == from.port_or_known_default()
+        && (host == domain || host.ends_with(&format!(".{domain}")))
+}
+
+/// The robots.txt of the measured origin got no answer (RFC 9309: "unreachable", so complete
+/// disallow): the failure's kind and words, when so.
+pub fn unreachable(site: &SiteScan) -> Option<(mcpcensus_store::FailureKind, String)> {
+    let robots = site.robots()?;
+    if robots.status.is_some() || robots.verdict != "disallow_all" {
+        return None;
+    }
+    let asked = site
+        .requests()
+        .iter()
+        .rev()
+        .find(|q| q.purpose == "robots" && q.url == robots.url)?;
+    Some((asked.error_kind?, asked.error.clone().unwrap_or_default()))
 }
 
 /// True when robots.txt disallowed every document the survey tried to fetch.

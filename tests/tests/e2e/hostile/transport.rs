@@ -22,14 +22,27 @@ async fn one_dns(name: &str) -> Record {
     c.record(name).clone()
 }
 
-fn assert_deadline(r: &Record) {
+/// RFC 9309 §2.3.1.3: a robots.txt that gets no answer (the site answers nothing in time)
+/// means complete disallow: not measured, at once, with nothing else requested.
+fn assert_robots_unreachable(r: &Record, words: &str) {
     assert_eq!(r.outcome, Outcome::NotMeasured, "{}", why(r));
-    assert!(r.outcome_reason.contains("site deadline"), "{}", why(r));
+    assert!(
+        r.outcome_reason
+            .starts_with("not measured: robots.txt got no answer ("),
+        "{}",
+        why(r)
+    );
+    assert!(r.outcome_reason.contains(words), "{}", why(r));
+    assert!(
+        r.requests.iter().all(|q| q.purpose == "robots"),
+        "{:?}",
+        r.requests
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_slow_headers() {
-    assert_deadline(&crawl_one(hostile::slow_headers()).await);
+    assert_robots_unreachable(&crawl_one(hostile::slow_headers()).await, "timed out");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -49,8 +62,7 @@ async fn hostile_trickled_body() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_huge_and_numerous_headers() {
     let r = &crawl_one(hostile::huge_headers()).await;
-    assert_eq!(r.outcome, Outcome::NotMeasured, "{}", why(r));
-    assert!(r.outcome_reason.contains("header"), "{}", why(r));
+    assert_robots_unreachable(r, "header");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,7 +138,7 @@ async fn hostile_tls_1_0_only() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_tls_handshake_stalls() {
-    assert_deadline(&one_dns("stall.hostile.test").await);
+    assert_robots_unreachable(&one_dns("stall.hostile.test").await, "timed out");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -77,15 +77,27 @@ async fn nested_catalogs_of_300000_incomplete_entries_give_one_bounded_record() 
     let size = serde_json::to_vec(hostile).unwrap().len();
     assert!(size < 2 * 1024 * 1024, "the record is {size} bytes");
     let truncated = hostile.truncated.as_deref().expect("marked truncated");
-    // Without the cap these findings would make a record of tens of megabytes.
-    let of: usize = truncated
-        .split("findings: ")
+    // Without the bounds these entries would make a record of tens of megabytes: the first
+    // 5,000 of the catalog are read, the audit stops at the record's 2,500 findings, and both
+    // say how many they left.
+    assert!(
+        truncated.contains("the discovery audit stopped at 2500"),
+        "{truncated}"
+    );
+    let unaudited: usize = truncated
+        .split("2500; ")
         .nth(1)
-        .and_then(|t| t.split(" of ").nth(1))
         .and_then(|t| t.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{truncated}"));
-    assert!(of >= 200_000, "{truncated}");
+    assert!(unaudited >= 2_000, "{truncated}");
+    let unread = hostile
+        .documents
+        .iter()
+        .filter_map(|d| d.note.as_deref())
+        .find(|n| n.contains("entries not read (at most 5000 a catalog)"))
+        .unwrap_or_else(|| panic!("{:?}", hostile.documents));
+    assert!(unread.starts_with("55004 entries not read"), "{unread}");
     assert!(!hostile.findings.is_empty());
 
     // A real catalog of 1,000 entries keeps every finding.
