@@ -41,6 +41,20 @@ pub fn no_answer_not_measured(counts: &BTreeMap<String, u64>) -> BTreeMap<String
     out
 }
 
+/// The measurement's five outcomes, in the order reports show them.
+pub const MEASURED_OUTCOMES: [&str; 5] =
+    ["pass", "partial", "fail", "not_measured", "out_of_scope"];
+
+/// The scanned sites by the measurement's five outcomes, each present: `unreachable` counts as
+/// not measured (the survey's "not measured: no answer"), sites not scanned are left out.
+pub fn measured_outcomes(counts: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let folded = no_answer_not_measured(counts);
+    MEASURED_OUTCOMES
+        .iter()
+        .map(|o| ((*o).to_owned(), folded.get(*o).copied().unwrap_or(0)))
+        .collect()
+}
+
 /// Two decimals, so both back ends print the same numbers.
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -154,7 +168,10 @@ pub struct RunReport {
     pub endpoints_by_method: BTreeMap<String, u64>,
     /// Scanned sites by the discovery document that first named an MCP server.
     pub discovery_sources: BTreeMap<String, u64>,
-    /// Outcome shares of the records.
+    /// The headline: the sites scanned by the measurement's five outcomes (pass, partial,
+    /// fail, not measured with `unreachable` folded in, out of scope), shares of `sites_scanned`.
+    pub measured_outcomes: BTreeMap<String, Share>,
+    /// Outcome shares of the records, every record outcome apart (the finer table).
     pub outcomes: BTreeMap<String, Share>,
     /// The same shares with `unreachable` (no HTTP answer at all) counted as the survey's
     /// "not measured: no answer", i.e. folded into `not_measured`.

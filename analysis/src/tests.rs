@@ -77,6 +77,23 @@ fn counts_outcomes_sites_and_tool_quantiles() {
         }
     );
     assert_eq!(r.outcomes["invalid_input"].percent, 10.0);
+    // The headline: the 8 sites scanned by the measurement's five, no answer as not measured.
+    let measured: Vec<(&str, u64)> = r
+        .measured_outcomes
+        .iter()
+        .map(|(k, s)| (k.as_str(), s.count))
+        .collect();
+    assert_eq!(
+        measured,
+        [
+            ("fail", 1),
+            ("not_measured", 1),
+            ("out_of_scope", 1),
+            ("partial", 0),
+            ("pass", 5)
+        ]
+    );
+    assert_eq!(r.measured_outcomes["pass"].percent, 62.5);
     let t = &r.tool_counts;
     assert_eq!(
         (t.servers, t.min, t.median, t.p90, t.max),
@@ -176,10 +193,11 @@ fn html_is_self_contained_with_one_bar_per_value() {
         !html.contains("http://") || !html.contains("src="),
         "no network"
     );
+    // One in the headline (of the sites scanned), one in the finer table (of the records).
     let bars = html
         .matches("<rect class=\"bar\" data-label=\"pass\" data-value=\"50\"")
         .count();
-    assert_eq!(bars, 1, "{html}");
+    assert_eq!(bars, 2, "{html}");
     assert!(html.contains("data-label=\"1\" data-value=\"1\""));
     let json: serde_json::Value = serde_json::from_str(&render::json(&report)).unwrap();
     assert_eq!(json["run"]["outcomes"]["pass"]["count"], 1);
