@@ -154,13 +154,23 @@ pub fn render(report: &Report) -> String {
         section(&mut out, &format!("Compared with run {}", c.base_run));
         let _ = writeln!(
             out,
+            "  sites scanned in both runs {} (compared); in the earlier run only {}, in this \
+             run only {} (not compared)",
+            c.sites_in_both, c.sites_only_in_base, c.sites_only_in_run
+        );
+        let _ = writeln!(
+            out,
             "  endpoints {:+}, passing {:+}",
             c.endpoints_delta, c.passing_delta
         );
         let _ = writeln!(
             out,
-            "  new endpoints {}, vanished {}, changed tool lists {}",
-            c.new_endpoint_count, c.vanished_endpoint_count, c.changed_tool_list_count
+            "  new endpoints {}, vanished {}, changed tool names {}, same names with changed \
+             descriptions {}",
+            c.new_endpoint_count,
+            c.vanished_endpoint_count,
+            c.changed_tool_list_count,
+            c.changed_tool_description_count
         );
         for t in &c.outcome_transitions {
             let _ = writeln!(
