@@ -1,6 +1,6 @@
 //! Makes the rule constants (the discovery audit's and the deep probe's) from `src/rules.toml`,
 //! so the table is data read once at build time and the code still names each rule as a
-//! checked constant.
+//! checked constant. Also names the build (target and profile) for the run manifests.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -28,6 +28,10 @@ const SOURCE: &str = "src/rules.toml";
 
 fn main() {
     println!("cargo:rerun-if-changed={SOURCE}");
+    // The build the run manifests record (provenance.build): cargo sets both for build scripts.
+    let target = std::env::var("TARGET").unwrap_or_else(|_| "unknown-target".into());
+    let profile = std::env::var("PROFILE").unwrap_or_else(|_| "unknown-profile".into());
+    println!("cargo:rustc-env=MCPCENSUS_BUILD={target} {profile}");
     let text = std::fs::read_to_string(SOURCE).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
     let table: Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));

@@ -184,6 +184,7 @@ impl Aggregator {
         let n = self.settings.top_n;
         let mut rep = std::mem::take(&mut self.report);
         rep.run_id = self.run_id;
+        rep.measured_outcomes = shares(&measured_outcomes(&self.outcomes), rep.sites_scanned);
         rep.outcomes = shares(&self.outcomes, rep.sites_read);
         rep.outcomes_no_answer_not_measured =
             shares(&no_answer_not_measured(&self.outcomes), rep.sites_read);

@@ -1,27 +1,50 @@
 //! What changed between two runs, site by site (keyed by origin; records without an origin,
-//! i.e. invalid input, are not compared).
+//! i.e. invalid input, are not compared). Only sites scanned in both runs are compared, so a
+//! re-scan of a subset does not report the sites it left alone as vanished; tool lists are
+//! compared by their names, and apart from that by their description fingerprint, so a survey
+//! run (no descriptions kept) against a deep-probe run is no tool change.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use mcpcensus_store::{Outcome, Record};
 
-use crate::aggregate::{scanned, server_fingerprint};
+use crate::aggregate::scanned;
 use crate::model::{Comparison, Transition, LIST_CAP};
 
 #[derive(Debug, Clone)]
 struct SiteState {
     outcome: Outcome,
     endpoint: bool,
-    tools: Option<String>,
+    /// A hash of the sorted tool names (memory: 8 bytes a site), when the server listed tools.
+    names: Option<u64>,
+    /// The tool list fingerprint (the deep probe's), when there is one.
+    descriptions: Option<String>,
 }
 
 fn state(r: &Record) -> SiteState {
     let listed = r.tool_count.is_some_and(|n| n > 0);
+    let names = listed.then(|| {
+        let mut names: Vec<&str> = r.tool_names.iter().map(String::as_str).collect();
+        names.sort_unstable();
+        let mut h = DefaultHasher::new();
+        names.hash(&mut h);
+        h.finish()
+    });
     SiteState {
         outcome: r.outcome,
         endpoint: r.endpoint.is_some(),
-        tools: listed.then(|| server_fingerprint(r)),
+        names,
+        descriptions: r.tool_list_fingerprint.clone().filter(|_| listed),
     }
+}
+
+#[derive(Debug, Default)]
+struct Lists {
+    new: Vec<String>,
+    vanished: Vec<String>,
+    names: Vec<String>,
+    descriptions: Vec<String>,
 }
 
 /// Compares `run` with the earlier `base` run.
@@ -44,61 +67,56 @@ pub fn compare<E>(
         ..Default::default()
     };
     let mut transitions: BTreeMap<(String, String), u64> = BTreeMap::new();
-    let (mut new, mut vanished, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lists = Lists::default();
     let (mut endpoints_before, mut passing_before) = (0i64, 0i64);
-    for s in before.values() {
-        endpoints_before += i64::from(s.endpoint);
-        passing_before += i64::from(s.outcome == Outcome::Pass);
-    }
     let (mut endpoints_now, mut passing_now) = (0i64, 0i64);
     for r in current {
         let r = r?;
         let (Some(origin), true) = (&r.origin, scanned(r.outcome)) else {
             continue;
         };
+        let Some(was) = before.remove(origin) else {
+            c.sites_only_in_run += 1;
+            continue;
+        };
         let now = state(&r);
+        c.sites_in_both += 1;
+        endpoints_before += i64::from(was.endpoint);
+        passing_before += i64::from(was.outcome == Outcome::Pass);
         endpoints_now += i64::from(now.endpoint);
         passing_now += i64::from(now.outcome == Outcome::Pass);
-        match before.remove(origin) {
-            None => {
-                if now.endpoint {
-                    new.push(origin.clone());
-                }
-            }
-            Some(was) => {
-                if now.endpoint && !was.endpoint {
-                    new.push(origin.clone());
-                }
-                if was.endpoint && !now.endpoint {
-                    vanished.push(origin.clone());
-                }
-                if let (Some(a), Some(b)) = (&was.tools, &now.tools) {
-                    if a != b {
-                        changed.push(origin.clone());
-                    }
-                }
-                if was.outcome != now.outcome {
-                    let key = (
-                        was.outcome.as_str().to_owned(),
-                        now.outcome.as_str().to_owned(),
-                    );
-                    *transitions.entry(key).or_default() += 1;
-                }
+        if now.endpoint && !was.endpoint {
+            lists.new.push(origin.clone());
+        }
+        if was.endpoint && !now.endpoint {
+            lists.vanished.push(origin.clone());
+        }
+        if let (Some(a), Some(b)) = (&was.names, &now.names) {
+            if a != b {
+                lists.names.push(origin.clone());
+            } else if matches!((&was.descriptions, &now.descriptions), (Some(x), Some(y)) if x != y)
+            {
+                lists.descriptions.push(origin.clone());
             }
         }
+        if was.outcome != now.outcome {
+            let key = (
+                was.outcome.as_str().to_owned(),
+                now.outcome.as_str().to_owned(),
+            );
+            *transitions.entry(key).or_default() += 1;
+        }
     }
-    // Sites the earlier run had and this one did not scan.
-    vanished.extend(
-        before
-            .into_iter()
-            .filter(|(_, s)| s.endpoint)
-            .map(|(o, _)| o),
-    );
+    c.sites_only_in_base = before.len() as u64;
     c.endpoints_delta = endpoints_now - endpoints_before;
     c.passing_delta = passing_now - passing_before;
-    (c.new_endpoint_count, c.new_endpoints) = capped(new);
-    (c.vanished_endpoint_count, c.vanished_endpoints) = capped(vanished);
-    (c.changed_tool_list_count, c.changed_tool_lists) = capped(changed);
+    (c.new_endpoint_count, c.new_endpoints) = capped(lists.new);
+    (c.vanished_endpoint_count, c.vanished_endpoints) = capped(lists.vanished);
+    (c.changed_tool_list_count, c.changed_tool_lists) = capped(lists.names);
+    (
+        c.changed_tool_description_count,
+        c.changed_tool_descriptions,
+    ) = capped(lists.descriptions);
     c.outcome_transitions = transitions
         .into_iter()
         .map(|((from, to), sites)| Transition { from, to, sites })

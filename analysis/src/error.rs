@@ -11,4 +11,9 @@ pub enum AnalysisError {
         query: String,
         source: clickhouse::error::Error,
     },
+    #[error("the run manifest of {run_id} in ClickHouse's runs table: {source}")]
+    Manifest {
+        run_id: String,
+        source: serde_json::Error,
+    },
 }

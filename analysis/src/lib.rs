@@ -17,7 +17,10 @@ pub use clickhouse::build_clickhouse;
 pub use compare::compare;
 pub use error::AnalysisError;
 pub use history::{history_point, HistoryAcc};
-pub use methods::{attach_methods, attach_titles, run_methods, OUTCOME_MAPPING, VERDICT_SETTINGS};
+pub use methods::{
+    attach_methods, attach_titles, fill_missing_methods, run_methods, OUTCOME_MAPPING,
+    VERDICT_SETTINGS,
+};
 pub use model::*;
 
 use mcpcensus_store::{Record, RunManifest, Store};
@@ -35,16 +38,22 @@ pub fn run_report<E>(
     Ok(agg.finish())
 }
 
-/// The run a report compares with when none is named: the one before `run_id` in the
-/// history (oldest first), if any.
+/// The run a report compares with when none is named: the last one before `run_id` in the
+/// history (oldest first) with the same label (both without one counts as the same), so a
+/// nightly re-scan is compared with the night before, not with a census of other sites.
 pub fn previous_run(history: &[HistoryPoint], run_id: &str) -> Option<String> {
     let at = history.iter().position(|h| h.run_id == run_id)?;
-    at.checked_sub(1).map(|i| history[i].run_id.clone())
+    let label = &history[at].label;
+    history[..at]
+        .iter()
+        .rev()
+        .find(|h| &h.label == label)
+        .map(|h| h.run_id.clone())
 }
 
-/// The full report from an embedded store: `run` (default: the latest), compared with
-/// `compare_with` (default: the run before it), adoption over every crawl run in the store,
-/// and how each was taken (its manifest).
+/// The full report from an embedded store: `run` (default: the one started last), compared
+/// with `compare_with` (default: the run before it with the same label), adoption over every
+/// crawl run in the store (oldest first by start time), and how each was taken (its manifest).
 pub fn build(
     store: &Store,
     run: Option<&str>,

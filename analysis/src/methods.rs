@@ -7,21 +7,25 @@ use serde_json::Value;
 
 use crate::model::{InputFile, Methods, OutcomeMapping, Report, RunMethods, Setting};
 
-/// The settings that change verdicts: a label and where the effective config holds it.
-/// A setting the manifest does not hold is shown as not recorded.
-pub const VERDICT_SETTINGS: [(&str, &str); 12] = [
+/// The settings that change verdicts: a label and where the effective config holds it (a
+/// crawler test checks each path against the config). A setting the manifest does not hold is
+/// shown as not recorded.
+pub const VERDICT_SETTINGS: [(&str, &str); 15] = [
     ("probe level", "/crawl/probe"),
     ("site deadline (s)", "/crawl/site_deadline_secs"),
+    ("document cap (bytes)", "/crawl/document_cap_bytes"),
+    ("tools kept per server", "/crawl/tools_cap"),
     ("connect timeout (ms)", "/net/connect_timeout_ms"),
     ("resolver timeout (ms)", "/net/resolver_timeout_ms"),
     ("requests per second per host", "/net/per_host_rps"),
     ("burst per host", "/net/per_host_burst"),
     ("requests per second per IP", "/net/per_ip_rps"),
     ("connections per IP", "/net/per_ip_connections"),
-    ("robots policy", "/crawl/robots"),
-    ("document cap (bytes)", "/crawl/document_cap_bytes"),
+    ("robots policy", "/net/robots"),
+    ("HTTP versions", "/net/http"),
     ("user agent", "/net/user_agent"),
     ("opt-out lists", "/input/exclude"),
+    ("IP-range opt-outs", "/net/exclude_net"),
 ];
 
 /// Record outcomes and what each stands for in the measurement.
@@ -51,32 +55,24 @@ fn string_at(v: &Value, pointer: &str) -> Option<String> {
     v.pointer(pointer).filter(|x| !x.is_null()).map(text)
 }
 
-/// Input files as the manifest lists them (`inputs: [{path, bytes, sha256}]`), when it does.
-fn inputs(manifest: &Value) -> Vec<InputFile> {
-    let Some(list) = manifest.get("inputs").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    list.iter()
-        .map(|i| InputFile {
-            path: string_at(i, "/path").unwrap_or_default(),
-            bytes: i.get("bytes").and_then(Value::as_u64),
-            sha256: string_at(i, "/sha256"),
-        })
-        .collect()
+/// Empty provenance fields are a manifest written before they existed: not recorded.
+fn recorded(s: &str) -> Option<String> {
+    (!s.is_empty()).then(|| s.to_owned())
 }
 
-/// What a run's manifest says about how it was taken.
+/// What a run's manifest says about how it was taken: the dates and status, the build and
+/// inputs (its `provenance`) and the settings that change verdicts (its `config`).
 pub fn run_methods(manifest: &RunManifest) -> RunMethods {
-    // Read as JSON so fields a newer manifest adds (version, inputs) are seen by name.
-    let raw = serde_json::to_value(manifest).unwrap_or(Value::Null);
+    let p = &manifest.provenance;
     RunMethods {
         run_id: manifest.run_id.clone(),
         manifest: true,
         started_at: Some(format_timestamp(manifest.started_at)),
         ended_at: manifest.ended_at.map(format_timestamp),
-        status: string_at(&raw, "/status"),
-        mcpcensus_version: string_at(&raw, "/mcpcensus_version")
-            .or_else(|| string_at(&raw, "/version")),
+        status: Some(manifest.status.as_str().to_owned()),
+        mcpcensus_version: recorded(&p.mcpcensus_version),
+        build: recorded(&p.build),
+        public_suffix_list: recorded(&p.public_suffix_list),
         settings: VERDICT_SETTINGS
             .iter()
             .map(|(name, pointer)| Setting {
@@ -85,7 +81,15 @@ pub fn run_methods(manifest: &RunManifest) -> RunMethods {
             })
             .collect(),
         lines_read: manifest.counts.as_ref().map(|c| c.lines_read),
-        inputs: inputs(&raw),
+        inputs: p
+            .inputs
+            .iter()
+            .map(|i| InputFile {
+                path: i.input.clone(),
+                bytes: i.bytes,
+                xxh3_64: i.xxh3_64.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -113,6 +117,16 @@ pub fn attach_methods(report: &mut Report, manifests: &[RunManifest]) {
             })
             .collect(),
     };
+}
+
+/// Fills in the methods of the runs that have no manifest yet from `manifests` (a ClickHouse
+/// report's runs loaded before ClickHouse kept manifests, from the store `--from` names).
+pub fn fill_missing_methods(report: &mut Report, manifests: &[RunManifest]) {
+    for m in report.methods.runs.iter_mut().filter(|m| !m.manifest) {
+        if let Some(manifest) = manifests.iter().find(|x| x.run_id == m.run_id) {
+            *m = run_methods(manifest);
+        }
+    }
 }
 
 /// Gives each finding its rule's title (`title_of` looks a rule id up in the catalog).

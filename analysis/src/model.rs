@@ -41,6 +41,20 @@ pub fn no_answer_not_measured(counts: &BTreeMap<String, u64>) -> BTreeMap<String
     out
 }
 
+/// The measurement's five outcomes, in the order reports show them.
+pub const MEASURED_OUTCOMES: [&str; 5] =
+    ["pass", "partial", "fail", "not_measured", "out_of_scope"];
+
+/// The scanned sites by the measurement's five outcomes, each present: `unreachable` counts as
+/// not measured (the survey's "not measured: no answer"), sites not scanned are left out.
+pub fn measured_outcomes(counts: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let folded = no_answer_not_measured(counts);
+    MEASURED_OUTCOMES
+        .iter()
+        .map(|o| ((*o).to_owned(), folded.get(*o).copied().unwrap_or(0)))
+        .collect()
+}
+
 /// Two decimals, so both back ends print the same numbers.
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -154,7 +168,10 @@ pub struct RunReport {
     pub endpoints_by_method: BTreeMap<String, u64>,
     /// Scanned sites by the discovery document that first named an MCP server.
     pub discovery_sources: BTreeMap<String, u64>,
-    /// Outcome shares of the records.
+    /// The headline: the sites scanned by the measurement's five outcomes (pass, partial,
+    /// fail, not measured with `unreachable` folded in, out of scope), shares of `sites_scanned`.
+    pub measured_outcomes: BTreeMap<String, Share>,
+    /// Outcome shares of the records, every record outcome apart (the finer table).
     pub outcomes: BTreeMap<String, Share>,
     /// The same shares with `unreachable` (no HTTP answer at all) counted as the survey's
     /// "not measured: no answer", i.e. folded into `not_measured`.
@@ -196,23 +213,33 @@ pub struct Transition {
     pub sites: u64,
 }
 
-/// What changed between two runs.
+/// What changed between two runs, among the sites scanned in both: a site one run did not
+/// scan (a re-scan of a subset, a site new to the list) is counted apart, never compared.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     pub base_run: String,
     pub run: String,
+    /// Sites (origins) scanned in both runs: every figure below is over them.
+    pub sites_in_both: u64,
+    /// Sites scanned in the base run only (e.g. not re-scanned) and in `run` only.
+    pub sites_only_in_base: u64,
+    pub sites_only_in_run: u64,
     /// Endpoints in `run` minus endpoints in `base_run`.
     pub endpoints_delta: i64,
     pub passing_delta: i64,
-    /// Origins with an endpoint now and none (or no record) before; the lists hold at most
-    /// `LIST_CAP` origins (sorted), the counts are exact.
+    /// Origins with an endpoint now and none before; the lists hold at most `LIST_CAP`
+    /// origins (sorted), the counts are exact.
     pub new_endpoint_count: u64,
     pub new_endpoints: Vec<String>,
     pub vanished_endpoint_count: u64,
     pub vanished_endpoints: Vec<String>,
-    /// Origins whose tool list fingerprint changed.
+    /// Origins whose tool names changed (both runs listed tools).
     pub changed_tool_list_count: u64,
     pub changed_tool_lists: Vec<String>,
+    /// Origins with the same tool names whose tool list fingerprint (names, descriptions and
+    /// input schemas; computed by the deep probe) changed, both runs having one.
+    pub changed_tool_description_count: u64,
+    pub changed_tool_descriptions: Vec<String>,
     pub outcome_transitions: Vec<Transition>,
 }
 
@@ -266,11 +293,15 @@ pub struct RunMethods {
     pub started_at: Option<String>,
     pub ended_at: Option<String>,
     pub status: Option<String>,
+    /// The manifest's `provenance`: the release (`mcpcensus 0.1.0`), the build (target and
+    /// profile) and the public suffix list compiled in; `None` when it does not record one.
     pub mcpcensus_version: Option<String>,
+    pub build: Option<String>,
+    pub public_suffix_list: Option<String>,
     /// The settings that change verdicts, as the run's effective config held them.
     pub settings: Vec<Setting>,
     pub lines_read: Option<u64>,
-    /// Input files with size and checksum, when the manifest records them.
+    /// Each input list as read, with its size and checksum (the manifest's provenance).
     pub inputs: Vec<InputFile>,
 }
 
@@ -283,9 +314,11 @@ pub struct Setting {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputFile {
+    /// The path as given, or `-` for standard input (which has no size or checksum).
     pub path: String,
     pub bytes: Option<u64>,
-    pub sha256: Option<String>,
+    /// XXH3-64 of the file's bytes, 16 hex digits.
+    pub xxh3_64: Option<String>,
 }
 
 /// A record outcome and the measurement outcome it stands for.
@@ -295,6 +328,6 @@ pub struct OutcomeMapping {
     pub measured_as: String,
 }
 
-pub const REPORT_SCHEMA_VERSION: u32 = 2;
+pub const REPORT_SCHEMA_VERSION: u32 = 3;
 /// Origins listed per comparison list (the counts stay exact).
 pub const LIST_CAP: usize = 1000;

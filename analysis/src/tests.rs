@@ -77,6 +77,23 @@ fn counts_outcomes_sites_and_tool_quantiles() {
         }
     );
     assert_eq!(r.outcomes["invalid_input"].percent, 10.0);
+    // The headline: the 8 sites scanned by the measurement's five, no answer as not measured.
+    let measured: Vec<(&str, u64)> = r
+        .measured_outcomes
+        .iter()
+        .map(|(k, s)| (k.as_str(), s.count))
+        .collect();
+    assert_eq!(
+        measured,
+        [
+            ("fail", 1),
+            ("not_measured", 1),
+            ("out_of_scope", 1),
+            ("partial", 0),
+            ("pass", 5)
+        ]
+    );
+    assert_eq!(r.measured_outcomes["pass"].percent, 62.5);
     let t = &r.tool_counts;
     assert_eq!(
         (t.servers, t.min, t.median, t.p90, t.max),
@@ -153,6 +170,126 @@ fn comparison_finds_new_vanished_changed_and_transitions() {
 }
 
 #[test]
+fn a_rescan_of_a_subset_compares_only_the_sites_it_scanned() {
+    let before: Vec<Record> = (1..=4).map(|i| server(i, &["a"], "s")).collect();
+    let mut after = vec![server(1, &["a"], "s"), site(5, Outcome::OutOfScope)];
+    after.push(site(6, Outcome::InvalidInput));
+    let c = compare("r0", ok(before), "r1", ok(after)).unwrap();
+    assert_eq!(
+        (c.sites_in_both, c.sites_only_in_base, c.sites_only_in_run),
+        (1, 3, 1)
+    );
+    assert_eq!((c.vanished_endpoint_count, c.new_endpoint_count), (0, 0));
+    assert_eq!((c.endpoints_delta, c.passing_delta), (0, 0));
+}
+
+#[test]
+fn tool_lists_compare_by_names_and_apart_by_descriptions() {
+    let deep = |i: usize, tools: &[&str], fingerprint: &str| {
+        let mut r = server(i, tools, "s");
+        r.tool_list_fingerprint = Some(fingerprint.to_owned());
+        r
+    };
+    // The survey keeps no descriptions; the deep probe's fingerprint is no tool change.
+    let survey = vec![server(1, &["a", "b"], "s"), server(2, &["a"], "s")];
+    let probed = vec![deep(1, &["b", "a"], "f1"), deep(2, &["a", "c"], "f2")];
+    let c = compare("r0", ok(survey), "r1", ok(probed.clone())).unwrap();
+    assert_eq!(c.changed_tool_lists, ["https://s2.test"]);
+    assert_eq!(c.changed_tool_description_count, 0);
+    // Two deep runs: the same names with another fingerprint is a description change.
+    let again = vec![
+        deep(1, &["a", "b"], "f1-edited"),
+        deep(2, &["a", "c"], "f2"),
+    ];
+    let c = compare("r1", ok(probed), "r2", ok(again)).unwrap();
+    assert_eq!(c.changed_tool_list_count, 0);
+    assert_eq!(c.changed_tool_descriptions, ["https://s1.test"]);
+}
+
+#[test]
+fn the_default_base_is_the_previous_run_with_the_same_label() {
+    let point = |id: &str, label: Option<&str>| HistoryPoint {
+        run_id: id.into(),
+        label: label.map(str::to_owned),
+        ..HistoryPoint::default()
+    };
+    let history = [
+        point("census-1", Some("census")),
+        point("n-1", Some("nightly")),
+        point("plain-1", None),
+        point("n-2", Some("nightly")),
+        point("census-2", Some("census")),
+        point("plain-2", None),
+    ];
+    assert_eq!(
+        previous_run(&history, "census-2").as_deref(),
+        Some("census-1")
+    );
+    assert_eq!(previous_run(&history, "n-2").as_deref(), Some("n-1"));
+    assert_eq!(
+        previous_run(&history, "plain-2").as_deref(),
+        Some("plain-1")
+    );
+    assert_eq!(previous_run(&history, "n-1"), None);
+}
+
+#[test]
+fn methods_read_the_manifest_provenance() {
+    let mut m = mcpcensus_store::RunManifest::new(
+        "r1",
+        1_700_000_000_000,
+        vec![],
+        serde_json::json!({"crawl": {"probe": "deep"}, "net": {"robots": "respect"}}),
+        false,
+    );
+    m.provenance = mcpcensus_store::Provenance {
+        mcpcensus_version: "mcpcensus 9.9.9".into(),
+        build: "x86_64-unknown-linux-gnu release".into(),
+        public_suffix_list: "psl crate 2.1.247".into(),
+        inputs: vec![mcpcensus_store::InputChecksum {
+            input: "list.txt".into(),
+            bytes: Some(12),
+            xxh3_64: Some("0123456789abcdef".into()),
+        }],
+    };
+    let r = run_methods(&m);
+    assert_eq!(r.mcpcensus_version.as_deref(), Some("mcpcensus 9.9.9"));
+    assert_eq!(r.build.as_deref(), Some("x86_64-unknown-linux-gnu release"));
+    assert_eq!(r.public_suffix_list.as_deref(), Some("psl crate 2.1.247"));
+    assert_eq!(
+        r.inputs,
+        [InputFile {
+            path: "list.txt".into(),
+            bytes: Some(12),
+            xxh3_64: Some("0123456789abcdef".into()),
+        }]
+    );
+    let setting = |name: &str| {
+        r.settings
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap()
+            .value
+            .clone()
+    };
+    assert_eq!(setting("probe level").as_deref(), Some("deep"));
+    assert_eq!(setting("robots policy").as_deref(), Some("respect"));
+    assert_eq!(setting("user agent"), None, "not recorded");
+    // A manifest from before provenance: nothing invented.
+    let r = run_methods(&mcpcensus_store::RunManifest::new(
+        "r0",
+        0,
+        vec![],
+        serde_json::json!({}),
+        false,
+    ));
+    assert_eq!(
+        (r.mcpcensus_version, r.build, r.inputs.len()),
+        (None, None, 0)
+    );
+}
+
+#[test]
 fn html_is_self_contained_with_one_bar_per_value() {
     let r = report(vec![
         server(1, &["a"], "s<script>"),
@@ -176,10 +313,11 @@ fn html_is_self_contained_with_one_bar_per_value() {
         !html.contains("http://") || !html.contains("src="),
         "no network"
     );
+    // One in the headline (of the sites scanned), one in the finer table (of the records).
     let bars = html
         .matches("<rect class=\"bar\" data-label=\"pass\" data-value=\"50\"")
         .count();
-    assert_eq!(bars, 1, "{html}");
+    assert_eq!(bars, 2, "{html}");
     assert!(html.contains("data-label=\"1\" data-value=\"1\""));
     let json: serde_json::Value = serde_json::from_str(&render::json(&report)).unwrap();
     assert_eq!(json["run"]["outcomes"]["pass"]["count"], 1);

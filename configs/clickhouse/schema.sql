@@ -17,7 +17,10 @@
 
 CREATE DATABASE IF NOT EXISTS {db};
 
--- One row per crawl or load; the latest row of a run_id (by updated_at) wins.
+-- One row per crawl or load; the latest row of a run_id (by updated_at) wins. The columns
+-- after `label` came later (schema init adds them to an older table): the times in ms (runs
+-- are ordered by start time; the latest row by updated_at_ms) and the run manifest as JSON
+-- (the report's methods), '' in rows written before.
 CREATE TABLE IF NOT EXISTS {db}.runs (
     run_id String,
     started_at DateTime('UTC'),
@@ -26,7 +29,10 @@ CREATE TABLE IF NOT EXISTS {db}.runs (
     source String,
     sites UInt64,
     server_version String,
-    label String
+    label String,
+    started_at_ms UInt64,
+    updated_at_ms UInt64,
+    manifest String
 ) ENGINE = ReplacingMergeTree(updated_at)
 ORDER BY run_id;
 

@@ -1,4 +1,5 @@
-//! The comparison of two runs, computed by the server over both runs' sites rows.
+//! The comparison of two runs, computed by the server over both runs' sites rows: only the
+//! sites scanned in both are compared.
 
 use clickhouse::query::Query;
 use clickhouse::Client;
@@ -13,9 +14,9 @@ fn compare_query(outer: &str) -> String {
     outer.replace("{sites}", sql::COMPARE_SITES)
 }
 
-/// The site subquery reads both runs five times.
+/// The site subquery reads both runs seven times (six columns per run, then the filter).
 fn bind_sites(mut q: Query, base: &str, run: &str) -> Query {
-    for _ in 0..5 {
+    for _ in 0..7 {
         q = q.bind(base).bind(run);
     }
     q
@@ -27,6 +28,7 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
         .query(&compare_query(sql::COMPARE))
         .bind(cap)
         .bind(cap)
+        .bind(cap)
         .bind(cap);
     let row: CompareRow = one(bind_sites(q, base, run), "compare").await?;
     let q = c.query(&compare_query(sql::TRANSITIONS));
@@ -35,6 +37,9 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
     Ok(Comparison {
         base_run: base.to_owned(),
         run: run.to_owned(),
+        sites_in_both: row.sites_in_both,
+        sites_only_in_base: row.sites_only_in_base,
+        sites_only_in_run: row.sites_only_in_run,
         endpoints_delta: delta(row.endpoints_now, row.endpoints_before),
         passing_delta: delta(row.passing_now, row.passing_before),
         new_endpoint_count: row.new_count,
@@ -43,6 +48,8 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
         vanished_endpoints: row.vanished_list,
         changed_tool_list_count: row.changed_count,
         changed_tool_lists: row.changed_list,
+        changed_tool_description_count: row.descriptions_changed_count,
+        changed_tool_descriptions: row.descriptions_changed_list,
         outcome_transitions: transitions
             .into_iter()
             .map(|t| Transition {

@@ -10,6 +10,7 @@ mod history;
 mod query;
 mod rows;
 mod run;
+mod runs;
 pub mod sql;
 
 pub use build::build_clickhouse;

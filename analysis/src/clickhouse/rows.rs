@@ -4,8 +4,9 @@ use clickhouse::Row;
 use serde::Deserialize;
 
 #[derive(Debug, Row, Deserialize)]
-pub struct LatestRow {
+pub struct RunFirstRow {
     pub run_id: String,
+    pub first_record_ms: u64,
 }
 
 #[derive(Debug, Row, Deserialize)]
@@ -83,6 +84,9 @@ pub struct PlatformRow {
 
 #[derive(Debug, Row, Deserialize)]
 pub struct CompareRow {
+    pub sites_in_both: u64,
+    pub sites_only_in_base: u64,
+    pub sites_only_in_run: u64,
     pub endpoints_before: u64,
     pub endpoints_now: u64,
     pub passing_before: u64,
@@ -93,6 +97,8 @@ pub struct CompareRow {
     pub vanished_list: Vec<String>,
     pub changed_count: u64,
     pub changed_list: Vec<String>,
+    pub descriptions_changed_count: u64,
+    pub descriptions_changed_list: Vec<String>,
 }
 
 #[derive(Debug, Row, Deserialize)]
@@ -107,15 +113,18 @@ pub struct HistoryRow {
     pub run_id: String,
     pub sites_read: u64,
     pub sites_scanned: u64,
+    pub first_record_ms: u64,
     pub first_scan_ms: u64,
     pub endpoints: u64,
     pub passing: u64,
 }
 
 #[derive(Debug, Row, Deserialize)]
-pub struct RunLabelRow {
+pub struct RunsRow {
     pub run_id: String,
-    pub label: String,
+    pub run_label: String,
+    pub start_ms: u64,
+    pub run_manifest: String,
 }
 
 #[derive(Debug, Row, Deserialize)]

@@ -70,6 +70,7 @@ pub async fn run_report(
         sites_with_discovery_document: totals.sites_with_discovery_document,
         endpoints: totals.endpoints,
         defects: totals.defects,
+        measured_outcomes: shares(&measured_outcomes(&outcomes), totals.sites_scanned),
         outcomes: shares(&outcomes, totals.sites_read),
         outcomes_no_answer_not_measured: shares(
             &no_answer_not_measured(&outcomes),

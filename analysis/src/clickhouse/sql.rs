@@ -26,7 +26,7 @@ queries! {
     HISTORY => "history.sql",
     HISTORY_OUTCOMES => "history_outcomes.sql",
     HISTORY_PLATFORMS => "history_platforms.sql",
-    RUN_LABELS => "run_labels.sql",
+    RUNS => "runs.sql",
     DEPRECATED_FEATURES => "deprecated_features.sql",
     ADOPTION_BY_TLD => "adoption_by_tld.sql",
     /// Analysts' questions (not run by the report).

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use mcpcensus_store::inert::terminal_text as shown;
 
-use crate::model::{Ranked, Report, Share};
+use crate::model::{Ranked, Report, Share, MEASURED_OUTCOMES};
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
@@ -22,18 +22,23 @@ pub fn render(report: &Report) -> String {
         r.sites_with_discovery_document,
         r.endpoints
     );
-    section(&mut out, "Outcomes");
+    section(
+        &mut out,
+        &format!(
+            "Outcomes of the {} sites scanned (unreachable is \"not measured: no answer\")",
+            r.sites_scanned
+        ),
+    );
+    for o in MEASURED_OUTCOMES {
+        if let Some(s) = r.measured_outcomes.get(o) {
+            share_row(&mut out, o, s);
+        }
+    }
+    section(&mut out, "Every record by outcome");
     for (k, s) in &r.outcomes {
         share_row(&mut out, k, s);
     }
     let _ = writeln!(out, "  {:<28} {:>10}", "defects", r.defects);
-    section(
-        &mut out,
-        "Outcomes, unreachable counted as the survey's \"not measured: no answer\"",
-    );
-    for (k, s) in &r.outcomes_no_answer_not_measured {
-        share_row(&mut out, k, s);
-    }
     section(
         &mut out,
         &format!(
@@ -149,13 +154,23 @@ pub fn render(report: &Report) -> String {
         section(&mut out, &format!("Compared with run {}", c.base_run));
         let _ = writeln!(
             out,
+            "  sites scanned in both runs {} (compared); in the earlier run only {}, in this \
+             run only {} (not compared)",
+            c.sites_in_both, c.sites_only_in_base, c.sites_only_in_run
+        );
+        let _ = writeln!(
+            out,
             "  endpoints {:+}, passing {:+}",
             c.endpoints_delta, c.passing_delta
         );
         let _ = writeln!(
             out,
-            "  new endpoints {}, vanished {}, changed tool lists {}",
-            c.new_endpoint_count, c.vanished_endpoint_count, c.changed_tool_list_count
+            "  new endpoints {}, vanished {}, changed tool names {}, same names with changed \
+             descriptions {}",
+            c.new_endpoint_count,
+            c.vanished_endpoint_count,
+            c.changed_tool_list_count,
+            c.changed_tool_description_count
         );
         for t in &c.outcome_transitions {
             let _ = writeln!(

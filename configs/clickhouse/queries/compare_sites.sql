@@ -1,6 +1,7 @@
 -- (A subquery the comparison queries embed as {sites}.) One row per origin scanned in the
--- base run or the reported run (bound in that order): whether each run had it, its endpoint,
--- outcome and tool list fingerprint ('' when it listed no tools).
+-- base run or the reported run (bound in that order): whether each run scanned it, its
+-- endpoint and outcome, whether it listed tools, its tool names (sorted) and its tool list's
+-- description fingerprint ('' without one; the deep probe computes it).
 SELECT
     origin_key,
     max(run_id = ?) AS in_base,
@@ -9,15 +10,21 @@ SELECT
     maxIf(has_endpoint, run_id = ?) AS run_endpoint,
     anyIf(outcome, run_id = ?) AS base_outcome,
     anyIf(outcome, run_id = ?) AS run_outcome,
-    anyIf(tools_fp, run_id = ?) AS base_tools,
-    anyIf(tools_fp, run_id = ?) AS run_tools
+    maxIf(listed, run_id = ?) AS base_listed,
+    maxIf(listed, run_id = ?) AS run_listed,
+    anyIf(names, run_id = ?) AS base_names,
+    anyIf(names, run_id = ?) AS run_names,
+    anyIf(descriptions, run_id = ?) AS base_descriptions,
+    anyIf(descriptions, run_id = ?) AS run_descriptions
 FROM (
     SELECT
         run_id,
         assumeNotNull(origin) AS origin_key,
         isNotNull(endpoint) AS has_endpoint,
         outcome,
-        if(ifNull(tool_count, 0) > 0, server_fingerprint, '') AS tools_fp
+        ifNull(tool_count, 0) > 0 AS listed,
+        arraySort(tool_names) AS names,
+        ifNull(tool_list_fingerprint, '') AS descriptions
     FROM sites FINAL
     WHERE run_id IN (?, ?) AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull(origin)
 )

@@ -1,5 +1,6 @@
--- Adoption per run, oldest first (run ids sort by start time): records, scanned sites,
--- endpoints and passing sites, and the earliest scan (the trend's time axis), counted from
+-- Adoption per run (the report orders runs by their start time, from runs.sql, else by the
+-- first record here): records, scanned sites, endpoints and passing sites, the first record
+-- and the earliest scan (the trend's time axis), counted from
 -- the sites rows exactly as the embedded report counts each run's records. Dry runs (records
 -- planned, not scanned) are left out.
 WITH outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AS is_scanned
@@ -7,6 +8,7 @@ SELECT
     run_id,
     count() AS sites_read,
     countIf(is_scanned) AS sites_scanned,
+    min(scanned_at_ms) AS first_record_ms,
     minIf(scanned_at_ms, is_scanned) AS first_scan_ms,
     countIf(is_scanned AND isNotNull(endpoint)) AS endpoints,
     countIf(is_scanned AND isNotNull(endpoint) AND outcome = 'pass') AS passing

@@ -216,8 +216,9 @@ pub enum ReportFormat {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Embedded store directory [default: ./mcpcensus-data]; with --clickhouse, the store
-    /// whose run manifests the methods section reads.
+    /// Embedded store directory [default: ./mcpcensus-data]; with --clickhouse, a store whose
+    /// run manifests fill in the methods of runs ClickHouse holds none for (loaded before it
+    /// kept them).
     #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
     /// Read from ClickHouse at this URL (the counting runs on the server).
@@ -228,7 +229,8 @@ pub struct ReportArgs {
     pub database: Option<String>,
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
-    /// Compare with this earlier run [default: the run before it].
+    /// Compare with this earlier run [default: the run started before it with the same
+    /// label].
     #[arg(long, value_name = "RUN")]
     pub compare: Option<String>,
     #[arg(long, value_enum, default_value = "text")]

@@ -11,6 +11,7 @@ use anyhow::{bail, Context};
 use mcpcensus_store::clickhouse::{
     self as ch, Backoff, ClickHouseSink, Connection, Password, RunRow, SinkOptions, Target,
 };
+use mcpcensus_store::RunManifest;
 
 use super::args::LoadArgs;
 use crate::config::{ClickHouseSettings, Config};
@@ -182,9 +183,11 @@ pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "loaded {} records from {} folder(s) into {} in {:.1} s ({:.0} records/s){}",
+        "loaded {} records from {} folder(s) and {} run manifest(s) into {} in {:.1} s \
+         ({:.0} records/s){}",
         summary.records,
         summary.dirs.len(),
+        summary.runs.len(),
         target.database,
         secs,
         summary.records as f64 / secs.max(1e-9),
@@ -209,11 +212,8 @@ fn default_backoff() -> Backoff {
 /// started with its spool under `<out>/clickhouse-spool/<run id>`.
 pub struct CrawlClickHouse {
     conn: Connection,
-    started_at_ms: u64,
     /// The `runs` row's source: `crawl`, or `crawl shard K/N` (one row per shard on a cluster).
     source: String,
-    /// `--label`, or empty.
-    label: String,
     /// The sink's stats as it goes (metrics).
     pub live: std::sync::Arc<ch::LiveSinkStats>,
 }
@@ -230,18 +230,15 @@ impl CrawlClickHouse {
         };
         Ok(CrawlClickHouse {
             conn,
-            started_at_ms: 0,
             source,
-            label: String::new(),
             live: std::sync::Arc::default(),
         })
     }
 
-    /// Records the run in `runs` as running (with its label).
-    pub async fn begin(&mut self, manifest: &mcpcensus_store::RunManifest) -> anyhow::Result<()> {
-        self.started_at_ms = manifest.started_at;
-        self.label = manifest.label.clone().unwrap_or_default();
-        self.record_run(&manifest.run_id, "running", 0).await
+    /// Records the run in `runs` as running, with its manifest (so a report from ClickHouse
+    /// alone has the run's methods).
+    pub async fn begin(&self, manifest: &RunManifest) -> anyhow::Result<()> {
+        self.record_run(manifest, 0).await
     }
 
     pub fn connection(&self) -> &Connection {
@@ -318,17 +315,17 @@ impl CrawlClickHouse {
         Ok(())
     }
 
-    /// The run's final `runs` row; a failure is logged, not fatal (the records are in).
-    pub async fn finish_run(&self, run_id: &str, status: &str, sites: u64) {
-        if let Err(e) = self.record_run(run_id, status, sites).await {
+    /// The run's final `runs` row, with its final manifest; a failure is logged, not fatal
+    /// (the records are in).
+    pub async fn finish_run(&self, manifest: &RunManifest, sites: u64) {
+        if let Err(e) = self.record_run(manifest, sites).await {
             tracing::warn!(error = %e, "could not record the run's end in ClickHouse");
         }
     }
 
-    async fn record_run(&self, run_id: &str, status: &str, sites: u64) -> anyhow::Result<()> {
-        let mut row = RunRow::new(run_id, self.started_at_ms, status, &self.source, sites);
+    async fn record_run(&self, manifest: &RunManifest, sites: u64) -> anyhow::Result<()> {
+        let mut row = RunRow::of_manifest(manifest, &self.source, sites);
         row.server_version = self.conn.version.clone();
-        row.label.clone_from(&self.label);
         ch::record_run(&self.conn, &row).await?;
         Ok(())
     }

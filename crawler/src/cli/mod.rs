@@ -16,6 +16,8 @@ mod json_line;
 pub mod metrics;
 pub mod process;
 mod report;
+#[cfg(test)]
+mod report_tests;
 mod setup;
 mod signals;
 #[cfg(test)]

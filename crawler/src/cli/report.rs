@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use mcpcensus_analysis::{attach_methods, attach_titles, render, Report, ReportSettings};
+use mcpcensus_analysis::{attach_titles, fill_missing_methods, render, Report, ReportSettings};
 
 use super::args::{ReportArgs, ReportFormat};
 use super::setup::open_store;
@@ -24,12 +24,10 @@ async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Re
     };
     let conn = super::clickhouse::connect_for_report(url, args.database.as_deref()).await?;
     let mut report = mcpcensus_analysis::build_clickhouse(&conn, run, compare, settings).await?;
-    // ClickHouse holds no run manifests: `--from` names the store that has them.
-    let manifests = match &args.from {
-        Some(dir) => open_store(Some(dir))?.runs()?,
-        None => Vec::new(),
-    };
-    attach_methods(&mut report, &manifests);
+    // Runs loaded before ClickHouse kept manifests: `--from` names a store that has them.
+    if let Some(dir) = &args.from {
+        fill_missing_methods(&mut report, &open_store(Some(dir))?.runs()?);
+    }
     Ok(report)
 }
 

@@ -14,6 +14,8 @@ use super::Source;
 /// it names the list compiled in. A test keeps it equal to Cargo.lock's.
 pub const PSL_CRATE_VERSION: &str = "2.1.247";
 const CHECKSUM_CHUNK_BYTES: usize = 1 << 20;
+/// The target and profile this binary was built for (build.rs): a debug build's timings differ.
+pub const BUILD: &str = env!("MCPCENSUS_BUILD");
 
 /// The provenance of a run over `sources`. Files are read once more for their checksums
 /// (XXH3 runs at memory speed, so this costs about a read of the lists).
@@ -31,6 +33,7 @@ pub fn provenance(sources: &[Source]) -> io::Result<Provenance> {
         .collect::<io::Result<_>>()?;
     Ok(Provenance {
         mcpcensus_version: format!("mcpcensus {}", env!("CARGO_PKG_VERSION")),
+        build: BUILD.to_owned(),
         public_suffix_list: format!("psl crate {PSL_CRATE_VERSION}"),
         inputs,
     })
@@ -92,6 +95,11 @@ mod tests {
         assert_ne!(p.inputs[0].xxh3_64, p.inputs[1].xxh3_64);
         assert_eq!((p.inputs[2].input.as_str(), p.inputs[2].bytes), ("-", None));
         assert!(p.mcpcensus_version.starts_with("mcpcensus "));
+        assert!(
+            p.build.ends_with(" debug") || p.build.ends_with(" release"),
+            "{}",
+            p.build
+        );
         assert!(provenance(&[Source::File(dir.path().join("missing"))]).is_err());
     }
 }

@@ -125,10 +125,10 @@ impl Context<'_> {
             ));
         }
         if all_disallowed(site) {
-            return Err(Verdict::new(
-                Outcome::Excluded,
+            // Scanned, not skipped: our politeness must not move the denominator of sites scanned.
+            return Err(Verdict::not_measured(
                 FailureKind::Robots,
-                "excluded: the site's robots.txt disallows every document the survey fetches; \
+                "not measured: the site's robots.txt disallows every document the survey fetches; \
                  none was requested",
             ));
         }

@@ -1,14 +1,17 @@
 //! `mcpcensus load`: replays an embedded store (a store root, its `runs/` or one run) or a
-//! spool into ClickHouse. Safe to repeat: the tables collapse rows with the same key.
+//! spool into ClickHouse, with each run's manifest as its `runs` row (a spool has none). Safe
+//! to repeat: the tables collapse rows with the same key.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::client::{Backoff, Connection};
+use super::insert::record_run;
+use super::rows::RunRow;
 use super::sink::insert_with_retry;
 use super::spool::segment_dirs;
 use crate::error::StoreError;
-use crate::store::{Damage, RunReader};
+use crate::store::{read_manifest, Damage, RunReader};
 
 /// What a load did.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -17,6 +20,8 @@ pub struct LoadSummary {
     pub dirs: Vec<PathBuf>,
     pub records: u64,
     pub batches: u64,
+    /// Runs whose manifest was written into `runs`.
+    pub runs: Vec<String>,
     /// Records that did not decode (skipped).
     pub unreadable: u64,
     pub damage: Vec<Damage>,
@@ -41,6 +46,7 @@ pub async fn load_dir(
     for segments in summary.dirs.clone() {
         let mut reader = RunReader::open_dir(&segments)?;
         let mut batch = Vec::with_capacity(batch_rows);
+        let records_before = summary.records;
         loop {
             batch.clear();
             let mut items = 0;
@@ -65,6 +71,13 @@ pub async fn load_dir(
             summary.batches += 1;
         }
         summary.damage.extend(reader.damage().iter().cloned());
+        // After the records, so a run's row never names records ClickHouse does not hold.
+        if let Some(manifest) = read_manifest(&segments)? {
+            let mut row = RunRow::of_manifest(&manifest, "load", summary.records - records_before);
+            row.server_version.clone_from(&conn.version);
+            record_run(conn, &row).await?;
+            summary.runs.push(manifest.run_id);
+        }
     }
     Ok(summary)
 }

@@ -7,6 +7,7 @@ use clickhouse::Row;
 use serde::Serialize;
 
 use crate::record::Record;
+use crate::store::RunManifest;
 
 /// The key a site's rows collapse on within a run: the origin, or for records without one
 /// (invalid input) the input line.
@@ -28,28 +29,52 @@ pub struct RunRow {
     /// Seconds since the epoch.
     pub started_at: u32,
     pub updated_at: u32,
-    /// `running`, `complete`, `interrupted`, `loaded`.
+    /// The manifest's status: `running`, `complete`, `interrupted`, `failed`.
     pub status: String,
-    /// `crawl` or `load`.
+    /// `crawl`, `crawl shard K/N` or `load`.
     pub source: String,
     pub sites: u64,
     pub server_version: String,
     /// `crawl --label`, or empty.
     pub label: String,
+    /// `started_at` and `updated_at` in ms: runs started within one second keep their order.
+    pub started_at_ms: u64,
+    pub updated_at_ms: u64,
+    /// The run manifest as JSON (the report's methods read it), or empty.
+    pub manifest: String,
 }
 
 impl RunRow {
     pub fn new(run_id: &str, started_at_ms: u64, status: &str, source: &str, sites: u64) -> RunRow {
+        let now = crate::record::now_ms();
         RunRow {
             run_id: run_id.to_owned(),
             started_at: seconds(started_at_ms),
-            updated_at: seconds(crate::record::now_ms()),
+            updated_at: seconds(now),
             status: status.to_owned(),
             source: source.to_owned(),
             sites,
             server_version: String::new(),
             label: String::new(),
+            started_at_ms,
+            updated_at_ms: now,
+            manifest: String::new(),
         }
+    }
+
+    /// The row of the run `manifest` describes, as it stands (status, label, the manifest).
+    pub fn of_manifest(manifest: &RunManifest, source: &str, sites: u64) -> RunRow {
+        let mut row = RunRow::new(
+            &manifest.run_id,
+            manifest.started_at,
+            manifest.status.as_str(),
+            source,
+            sites,
+        );
+        row.label = manifest.label.clone().unwrap_or_default();
+        // A manifest is plain data (strings, numbers, JSON values): serializing cannot fail.
+        row.manifest = serde_json::to_string(manifest).unwrap_or_default();
+        row
     }
 }
 

@@ -63,7 +63,12 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 9] = [
 ];
 
 /// Columns added to `runs` after its first release, the same way.
-pub const ADDED_RUNS_COLUMNS: [(&str, &str); 1] = [("label", "String")];
+pub const ADDED_RUNS_COLUMNS: [(&str, &str); 4] = [
+    ("label", "String"),
+    ("started_at_ms", "UInt64"),
+    ("updated_at_ms", "UInt64"),
+    ("manifest", "String"),
+];
 
 /// Adds the `columns` that `table` lacks (`ON CLUSTER` when `cluster` is given).
 pub(crate) async fn add_missing_columns(

@@ -18,6 +18,7 @@ use crate::store::{SegmentWriter, WriterOptions};
 use crate::testutil::full_record;
 
 mod outage;
+mod runs;
 
 pub(crate) const TEST_SERVER_ENV: &str = "MCPCENSUS_TEST_CLICKHOUSE";
 

@@ -77,6 +77,10 @@ pub struct RunManifest {
 pub struct Provenance {
     /// e.g. `mcpcensus 0.1.0`.
     pub mcpcensus_version: String,
+    /// The build: target and profile, e.g. `x86_64-unknown-linux-gnu release` (empty in
+    /// manifests written before it was recorded).
+    #[serde(default)]
+    pub build: String,
     /// The public suffix list compiled in (the `psl` crate version, which tracks the list).
     pub public_suffix_list: String,
     pub inputs: Vec<InputChecksum>,

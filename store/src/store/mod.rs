@@ -23,6 +23,7 @@ mod tests_resume;
 
 pub use counts::{RunCounts, OUTCOME_KEY_PREFIX};
 pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
+pub(crate) use manifest::read_manifest;
 pub use manifest::{
     new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, MANIFEST_FILE,
 };

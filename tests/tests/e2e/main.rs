@@ -23,6 +23,7 @@ mod nightly;
 mod readings;
 mod report;
 mod report_clickhouse;
+mod report_compare;
 mod report_html;
 mod report_page;
 mod safety;

@@ -1,15 +1,16 @@
-//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same three
-//! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`), and both reports
-//! (the latest run alone, and compared with the first) are compared as JSON values, and the
-//! HTML and Markdown pages as text (the methods read from the store's manifests). Needs the
-//! test server (`MCPCENSUS_TEST_CLICKHOUSE`, set by scripts/test.sh); without it the test
-//! prints a SKIPPED line and returns.
+//! `mcpcensus report --clickhouse` gives the same JSON as `report --from` over the same
+//! crawls: the embedded store is loaded into ClickHouse (`mcpcensus load`, which writes each
+//! run's manifest into `runs`), and both reports (the latest run alone, and compared with
+//! another) are compared as JSON values, and the HTML and Markdown pages as text, with the
+//! methods from ClickHouse alone. Needs the test server (`MCPCENSUS_TEST_CLICKHOUSE`, set by
+//! scripts/test.sh); without it the tests print a SKIPPED line and return.
 
 use std::process::ExitCode;
 
 use mcpcensus_store::clickhouse::{connect, Target};
 
 use crate::report::{crawl_two_runs, TwoRuns};
+use crate::report_compare::{self as compare, assert_three_runs, three_runs, CENSUS, NIGHTLY};
 use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
 
 /// `mcpcensus report <source...> [extra...] --format FORMAT` as written.
@@ -60,8 +61,8 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
         .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let embedded: &[&str] = &["--from", &out];
-    // The run manifests (the methods section) are not in ClickHouse: --from names them.
-    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db, "--from", &out];
+    // No --from: the methods come from the manifests `load` wrote into ClickHouse.
+    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db];
 
     let from_store = report_json(&crawl, "store.json", embedded, &[]).await;
     let from_ch = report_json(&crawl, "ch.json", clickhouse, &[]).await;
@@ -94,15 +95,60 @@ async fn clickhouse_report_equals_the_embedded_report_for_a_run_and_a_comparison
         assert!(from_store.contains("Settings that change verdicts"));
     }
 
-    // Without the manifests the methods say so, and everything else is the same.
-    let bare: &[&str] = &["--clickhouse", &url, "--database", &db];
-    let mut from_ch = report_json(&crawl, "ch-bare.json", bare, &[]).await;
-    let mut from_store = report_json(&crawl, "store.json", embedded, &[]).await;
-    assert_eq!(from_ch["methods"]["runs"][0]["manifest"], false);
-    from_ch["methods"].take();
-    from_store["methods"].take();
-    assert_eq!(from_ch, from_store, "without manifests");
+    // The methods name the version and the input's checksum, from ClickHouse alone.
+    let methods = &from_store["methods"]["runs"];
+    assert_eq!(methods.as_array().unwrap().len(), 3);
+    assert!(methods[0]["mcpcensus_version"]
+        .as_str()
+        .is_some_and(|v| v.starts_with("mcpcensus ")));
+    assert_eq!(methods[0]["inputs"][0]["path"], crawl.path("list.txt"));
+    assert!(methods[0]["inputs"][0]["xxh3_64"].is_string());
 
+    // Runs loaded before ClickHouse kept manifests: the methods say so, --from fills them in.
+    let sql = format!("TRUNCATE TABLE {db}.runs");
+    let conn = connect(&Target::new(&url, &db)).await.unwrap();
+    conn.server.query(&sql).execute().await.unwrap();
+    let mut bare = report_json(&crawl, "ch-bare.json", clickhouse, &[]).await;
+    assert_eq!(bare["methods"]["runs"][0]["manifest"], false);
+    let with_from = [clickhouse, &["--from", &out]].concat();
+    let filled = report_json(&crawl, "ch-from.json", &with_from, &[]).await;
+    let mut from_store = report_json(&crawl, "store.json", embedded, &[]).await;
+    assert_eq!(filled, from_store, "methods from --from");
+    bare["methods"].take();
+    from_store["methods"].take();
+    assert_eq!(bare, from_store, "without manifests");
+
+    let sql = format!("DROP DATABASE IF EXISTS {db}");
+    conn.server.query(&sql).execute().await.unwrap();
+}
+
+/// The three runs of report_compare.rs (labels, a subset re-scan, survey then deep, a site
+/// robots.txt closes, run ids whose text order is not their time order) from ClickHouse alone
+/// give the embedded store's JSON, page and Markdown, and pass the same checks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clickhouse_report_of_labelled_subset_and_deep_runs_equals_the_embedded_one() {
+    let Some(url) = test_server_url() else { return };
+    let runs = three_runs().await;
+    let db = unique_db("compare");
+    let load = ["load", &runs.out, "--clickhouse", &url, "--database", &db];
+    assert_eq!(mcpcensus(&load).await.unwrap(), ExitCode::SUCCESS);
+    let embedded: &[&str] = &["--from", &runs.out];
+    let clickhouse: &[&str] = &["--clickhouse", &url, "--database", &db];
+    let subset: &[&str] = &["--run", NIGHTLY, "--compare", CENSUS];
+    let alone: &[&str] = &["--run", NIGHTLY];
+    let mut reports = Vec::new();
+    for extra in [&[][..], subset, alone] {
+        let from_store = compare::report_json(&runs.crawl, embedded, extra).await;
+        let from_ch = compare::report_json(&runs.crawl, clickhouse, extra).await;
+        assert_eq!(from_ch, from_store, "{extra:?}");
+        reports.push(from_ch);
+    }
+    assert_three_runs(&runs, &reports[0], &reports[1], &reports[2]);
+    for format in ["html", "markdown", "text"] {
+        let from_store = report_file(&runs.crawl, "store.page", embedded, &[], format).await;
+        let from_ch = report_file(&runs.crawl, "ch.page", clickhouse, &[], format).await;
+        assert_eq!(from_ch, from_store, "the {format} report");
+    }
     let conn = connect(&Target::new(&url, &db)).await.unwrap();
     let sql = format!("DROP DATABASE IF EXISTS {db}");
     conn.server.query(&sql).execute().await.unwrap();

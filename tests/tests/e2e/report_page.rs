@@ -121,6 +121,15 @@ fn check_charts(figures: &[Value], json: &Value) {
         .map(|(k, s)| (k.clone(), s["percent"].as_f64().unwrap()))
         .collect();
     assert_eq!(outcomes, expected);
+    let headline = bar_values(figure(figures, "measured-outcomes"));
+    let expected: Vec<(String, f64)> = MEASURED
+        .iter()
+        .map(|(shown, key)| {
+            let percent = run["measured_outcomes"][key]["percent"].as_f64().unwrap();
+            ((*shown).to_owned(), percent)
+        })
+        .collect();
+    assert_eq!(headline, expected);
     let methods = bar_values(figure(figures, "discovery-methods"));
     let expected: Vec<(String, f64)> = run["endpoints_by_method"]
         .as_object()
@@ -246,9 +255,29 @@ fn check_trends(figures: &[Value], json: &Value) {
     }
 }
 
+/// The headline's rows, in the measurement's order, as `run.measured_outcomes` keys them.
+const MEASURED: [(&str, &str); 5] = [
+    ("pass", "pass"),
+    ("partial", "partial"),
+    ("fail", "fail"),
+    ("not measured", "not_measured"),
+    ("out of scope", "out_of_scope"),
+];
+
 fn check_markdown(md: &str, json: &Value) {
     let run = &json["run"];
-    let rows = md_table(md, "Outcomes");
+    // The headline: the sites scanned by the measurement's five outcomes, in their order.
+    let rows = md_table(md, "Outcomes of the sites scanned");
+    assert_eq!(rows.len(), MEASURED.len(), "{rows:?}");
+    for (r, (shown, key)) in rows.iter().zip(MEASURED) {
+        let s = &run["measured_outcomes"][key];
+        assert_eq!(r[0], shown, "{r:?}");
+        assert_eq!(r[1], s["count"].to_string(), "{r:?}");
+        let percent: f64 = r[2].trim_end_matches('%').parse().unwrap();
+        assert_eq!(Some(percent), s["percent"].as_f64(), "{r:?}");
+    }
+    // The finer table under it: every record outcome apart.
+    let rows = md_table(md, "Every record by outcome");
     assert_eq!(rows.len(), run["outcomes"].as_object().unwrap().len());
     for r in &rows {
         let s = &run["outcomes"][&r[0]];

@@ -5,7 +5,7 @@ use mcpcensus_simweb::mcp::{
     BearerAuth, LegacySseServer, McpServer, ProtectedResource, WellKnownAt,
 };
 use mcpcensus_simweb::{DnsRule, Reply, SimWeb, Site};
-use mcpcensus_store::Outcome;
+use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::json;
 
 use crate::util::{record_for, WebCrawl};
@@ -222,7 +222,14 @@ async fn robots_txt_disallowing_well_known_leaves_exactly_what_it_allows() {
 
     for host in ["closed.test", "down.test"] {
         let r = record_for(&records, &web.origin(host));
-        assert_eq!(r.outcome, Outcome::Excluded, "{host}: {}", r.outcome_reason);
+        // Scanned and not measured, not skipped: the site stays in the sites scanned.
+        assert_eq!(
+            r.outcome,
+            Outcome::NotMeasured,
+            "{host}: {}",
+            r.outcome_reason
+        );
+        assert_eq!(r.reason_kind, Some(FailureKind::Robots), "{host}");
         assert!(
             r.outcome_reason.contains("robots.txt"),
             "{}",

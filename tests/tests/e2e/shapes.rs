@@ -264,8 +264,7 @@ async fn each_shape_has_its_record() {
                 "  other_subdomain                       0".to_owned(),
                 "Outcomes of the 9 sites with an API or agent surface".to_owned(),
                 "9 endpoints".to_owned(),
-                "Outcomes, unreachable counted as the survey's \"not measured: no answer\""
-                    .to_owned(),
+                "unreachable is \"not measured: no answer\"".to_owned(),
             ]
         } else {
             // The page's tables, with the same counts.

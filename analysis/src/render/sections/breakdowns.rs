@@ -5,10 +5,11 @@
 
 use super::{Cell, Section, Table};
 use crate::methods::OUTCOME_MAPPING;
-use crate::model::{Ranked, RunReport, Share};
+use crate::model::{Ranked, RunReport, Share, MEASURED_OUTCOMES};
 
 pub fn section(r: &RunReport) -> Section {
     let mut tables = vec![
+        measured_outcomes(r),
         outcomes(r),
         outcome_table(
             "outcomes-surface",
@@ -28,22 +29,6 @@ pub fn section(r: &RunReport) -> Section {
         ),
         documents(r),
     ];
-    // Folding `unreachable` into not measured changes the shares only when some site did
-    // not answer; otherwise the table would repeat the one above.
-    if r.outcomes.contains_key("unreachable") {
-        tables.insert(
-            1,
-            outcome_table(
-                "outcomes-survey",
-                "Outcomes, no answer counted as not measured",
-                format!(
-                    "{} records; `unreachable` (no answer) is counted as not measured.",
-                    r.sites_read
-                ),
-                &r.outcomes_no_answer_not_measured,
-            ),
-        );
-    }
     tables.push(Table::counts(
         "discovery-methods",
         "Endpoints by discovery method",
@@ -144,9 +129,36 @@ fn measured_as(outcome: &str) -> &'static str {
         .map_or("", |(_, m)| m)
 }
 
+/// The headline: the sites scanned by the measurement's five outcomes, in their order.
+fn measured_outcomes(r: &RunReport) -> Table {
+    let mut t = Table::new(
+        "measured-outcomes",
+        "Outcomes of the sites scanned",
+        &["Outcome", "Sites", "Share"],
+    )
+    .note(format!(
+        "{} sites scanned, a site robots.txt closed included (not measured); a site that never \
+         answered is \"not measured: no answer\". Every record outcome is in the table below.",
+        r.sites_scanned
+    ))
+    .bars(2, "%");
+    t.rows = MEASURED_OUTCOMES
+        .iter()
+        .filter_map(|o| r.measured_outcomes.get(*o).map(|s| (o, s)))
+        .map(|(o, s)| {
+            vec![
+                Cell::text(o.replace('_', " ")),
+                Cell::Count(s.count),
+                Cell::Percent(s.percent),
+            ]
+        })
+        .collect();
+    t
+}
+
 fn outcomes(r: &RunReport) -> Table {
     let note = format!("{} records; {} with a defect.", r.sites_read, r.defects);
-    outcome_table("outcomes", "Outcomes", note, &r.outcomes)
+    outcome_table("outcomes", "Every record by outcome", note, &r.outcomes)
 }
 
 fn outcome_table(

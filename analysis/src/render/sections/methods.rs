@@ -25,6 +25,10 @@ fn or_dash(v: &Option<String>) -> Cell {
     Cell::text(v.clone().unwrap_or_else(|| "-".into()))
 }
 
+fn not_recorded(v: &Option<String>) -> Cell {
+    Cell::text(v.clone().unwrap_or_else(|| "not recorded".into()))
+}
+
 fn runs(list: &[RunMethods]) -> Table {
     let mut t = Table::new(
         "methods-runs",
@@ -35,6 +39,8 @@ fn runs(list: &[RunMethods]) -> Table {
             "Ended",
             "Status",
             "mcpcensus version",
+            "Build",
+            "Public suffix list",
             "Input lines read",
         ],
     );
@@ -50,11 +56,9 @@ fn runs(list: &[RunMethods]) -> Table {
                     (None, true) => "-".into(),
                     (None, false) => "no manifest".into(),
                 }),
-                Cell::text(
-                    m.mcpcensus_version
-                        .clone()
-                        .unwrap_or_else(|| "not recorded".into()),
-                ),
+                not_recorded(&m.mcpcensus_version),
+                not_recorded(&m.build),
+                not_recorded(&m.public_suffix_list),
                 m.lines_read.map_or(Cell::text("-"), Cell::Count),
             ]
         })
@@ -96,7 +100,7 @@ fn inputs(list: &[RunMethods]) -> Option<Table> {
     let mut t = Table::new(
         "methods-inputs",
         "Input files",
-        &["Run", "File", "Bytes", "SHA-256"],
+        &["Run", "File", "Bytes", "XXH3-64"],
     );
     for m in list {
         for i in &m.inputs {
@@ -104,7 +108,7 @@ fn inputs(list: &[RunMethods]) -> Option<Table> {
                 Cell::text(&m.run_id),
                 Cell::text(&i.path),
                 i.bytes.map_or(Cell::text("-"), Cell::Count),
-                or_dash(&i.sha256),
+                or_dash(&i.xxh3_64),
             ]);
         }
     }
@@ -116,8 +120,9 @@ pub fn section(report: &Report) -> Section {
     let mut text: Vec<String> = REQUESTED.iter().map(|s| (*s).to_owned()).collect();
     if m.runs.iter().any(|r| !r.manifest) {
         text.push(
-            "Runs marked \"no manifest\" were reported without their run manifests (a \
-             ClickHouse report without --from): their settings are not known here."
+            "Runs marked \"no manifest\" were reported without their run manifests (runs \
+             loaded into ClickHouse before it kept them; `report --from` names a store that has \
+             them): their settings are not known here."
                 .into(),
         );
     }

@@ -38,7 +38,7 @@ pub fn section(report: &Report) -> Option<Section> {
         id: "trends",
         title: "Trends",
         text: vec![format!(
-            "{} runs, oldest first; a run is placed at its earliest scan.",
+            "{} runs, oldest first by start time; a run is placed at its earliest scan.",
             report.history.len()
         )],
         tables,
@@ -148,13 +148,27 @@ fn comparison(c: &Comparison) -> Vec<Table> {
         "compare-summary",
         &format!("Run {} compared with run {}", c.run, c.base_run),
         &["Measure", "Sites"],
+    )
+    .note(
+        "Only sites scanned in both runs are compared; sites scanned in one run only (not \
+         re-scanned, or new to the list) are counted apart.",
     );
     summary.rows = [
+        ("scanned in both runs", Cell::Count(c.sites_in_both)),
+        (
+            "scanned in the earlier run only",
+            Cell::Count(c.sites_only_in_base),
+        ),
+        ("scanned in this run only", Cell::Count(c.sites_only_in_run)),
         ("endpoints, change", Cell::Signed(c.endpoints_delta)),
         ("passing, change", Cell::Signed(c.passing_delta)),
         ("new endpoints", Cell::Count(c.new_endpoint_count)),
         ("vanished endpoints", Cell::Count(c.vanished_endpoint_count)),
-        ("changed tool lists", Cell::Count(c.changed_tool_list_count)),
+        ("changed tool names", Cell::Count(c.changed_tool_list_count)),
+        (
+            "same names, changed descriptions",
+            Cell::Count(c.changed_tool_description_count),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| vec![Cell::text(k), v])
@@ -193,9 +207,15 @@ fn comparison(c: &Comparison) -> Vec<Table> {
         ),
         origins(
             "compare-changed",
-            "Changed tool lists",
+            "Changed tool names",
             c.changed_tool_list_count,
             &c.changed_tool_lists,
+        ),
+        origins(
+            "compare-changed-descriptions",
+            "Same tool names, changed descriptions (deep probe in both runs)",
+            c.changed_tool_description_count,
+            &c.changed_tool_descriptions,
         ),
         transitions,
     ]

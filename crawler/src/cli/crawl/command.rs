@@ -158,8 +158,7 @@ pub async fn crawl_with(
         writer.finish()?;
     }
     if let Some(ch) = &clickhouse {
-        ch.finish_run(&run_id, manifest.status.as_str(), summary.written.records)
-            .await;
+        ch.finish_run(&manifest, summary.written.records).await;
     }
     let mut stats = summary.to_json();
     stats["counts"] = serde_json::to_value(&manifest.counts)?;
@@ -213,7 +212,7 @@ async fn build_sink(
     Option<RunWriter>,
 )> {
     let run_id = &manifest.run_id;
-    let Some(mut ch) = clickhouse else {
+    let Some(ch) = clickhouse else {
         return Ok((None, Box::new(writer), None));
     };
     ch.begin(manifest).await?;
