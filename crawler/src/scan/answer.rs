@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use http::header::LOCATION;
 use http::{HeaderMap, StatusCode};
 use mcpcensus_store::{DocumentKind, DocumentLog};
 use url::Url;
@@ -71,4 +72,13 @@ pub(super) fn empty_log(kind: DocumentKind, url: &Url) -> DocumentLog {
 
 fn status_note(status: StatusCode) -> String {
     format!("HTTP {}", status.as_u16())
+}
+
+/// A 3xx answer's status and `Location`, when it has one.
+pub(super) fn redirect_of(status: StatusCode, headers: &HeaderMap) -> Option<(u16, String)> {
+    if !status.is_redirection() {
+        return None;
+    }
+    let location = headers.get(LOCATION)?.to_str().ok()?;
+    Some((status.as_u16(), location.to_owned()))
 }

@@ -11,8 +11,9 @@ use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
 use tokio::time::Instant;
 use url::Url;
 
+use super::answer::redirect_of;
 use super::answer::{empty_log, log_answer, Fetched};
-use super::locate::{next_hop, redirect_of, Located};
+use super::locate::{next_hop, Located};
 use super::robots::{robots_before, robots_before_document};
 use super::site::SiteScan;
 use super::verdict::Verdict;

@@ -3,12 +3,10 @@
 //! each site where it serves. The homepage and the plain GET of `/mcp` follow redirects within
 //! the site; the session never does.
 
-use http::header::LOCATION;
-use http::{HeaderMap, StatusCode};
 use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
 use url::Url;
 
-use super::answer::{log_answer, Fetched, DOCUMENT_TIMEOUT};
+use super::answer::{log_answer, redirect_of, Fetched, DOCUMENT_TIMEOUT};
 use super::robots::robots_before;
 use super::site::SiteScan;
 use super::verdict::Verdict;
@@ -115,15 +113,6 @@ pub(super) async fn locate(
             }
         }
     }
-}
-
-/// A 3xx answer's status and `Location`, when it has one.
-pub(super) fn redirect_of(status: StatusCode, headers: &HeaderMap) -> Option<(u16, String)> {
-    if !status.is_redirection() {
-        return None;
-    }
-    let location = headers.get(LOCATION)?.to_str().ok()?;
-    Some((status.as_u16(), location.to_owned()))
 }
 
 /// Where a redirect from `from` to `location` may be followed, the `hops`-th of this chain

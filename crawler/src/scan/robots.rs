@@ -8,7 +8,7 @@
 use mcpcensus_store::RobotsInfo;
 use url::Url;
 
-use super::locate::redirect_of;
+use super::answer::redirect_of;
 use super::site::SiteScan;
 use crate::net::{FetchError, RobotsRules};
 
