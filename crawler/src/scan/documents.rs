@@ -252,7 +252,7 @@ async fn probe_mcp_path(
                 seen.push(next.clone());
                 at = next;
             }
-            Err((_, reason)) => {
+            Err(reason) => {
                 not_followed = Some(reason);
                 break (started, head);
             }

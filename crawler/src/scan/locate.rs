@@ -3,7 +3,7 @@
 //! each site where it serves. The homepage and the plain GET of `/mcp` follow redirects within
 //! the site; the session never does.
 
-use mcpcensus_store::{DocumentKind, FailureKind, RedirectHop};
+use mcpcensus_store::{DocumentKind, RedirectHop};
 use url::Url;
 
 use super::answer::{log_answer, redirect_of, Fetched, DOCUMENT_TIMEOUT};
@@ -101,7 +101,7 @@ pub(super) async fn locate(
                 seen.push(target.clone());
                 url = target;
             }
-            Err((_, reason)) => {
+            Err(reason) => {
                 return Ok(Located {
                     measured: d::MeasuredSite::new(&input, &input),
                     home_url: input.clone(),
@@ -116,8 +116,7 @@ pub(super) async fn locate(
 }
 
 /// Where a redirect from `from` to `location` may be followed, the `hops`-th of this chain
-/// (`seen` the URLs already asked): `Err` with the reason's kind and words when it is not
-/// followed (an address that does not parse, `http://`, off the site as `in_scope` says, a
+/// (`seen` the URLs already asked): `Err` with the reason in words when it is not followed (an address that does not parse, `http://`, off the site as `in_scope` says, a
 /// loop, past [`MAX_REDIRECTS`], a host the opt-out list names).
 pub(super) fn next_hop(
     from: &Url,
@@ -126,8 +125,8 @@ pub(super) fn next_hop(
     seen: &[Url],
     hops: usize,
     excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> Result<Url, (FailureKind, String)> {
-    let redirect = |reason: String| Err((FailureKind::Redirect, reason));
+) -> Result<Url, String> {
+    let redirect = Err;
     let Ok(target) = from.join(location.trim()) else {
         return redirect(format!(
             "redirects to an address that does not parse ({location}); not followed"
@@ -149,9 +148,8 @@ pub(super) fn next_hop(
             "redirects more than {MAX_REDIRECTS} times (next to {target}); not followed"
         ))
     } else if excluded(&host) {
-        Err((
-            FailureKind::OptedOut,
-            format!("redirects to {target}, on a host the exclusion list names; not requested"),
+        Err(format!(
+            "redirects to {target}, on a host the exclusion list names; not requested"
         ))
     } else {
         Ok(target)
