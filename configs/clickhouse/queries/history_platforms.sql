@@ -14,3 +14,4 @@ FROM (
     HAVING sites >= ?
 )
 GROUP BY run_id
+ORDER BY run_id

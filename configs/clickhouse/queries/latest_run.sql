@@ -4,3 +4,4 @@
 SELECT run_id, min(scanned_at_ms) AS first_record_ms
 FROM sites
 GROUP BY run_id
+ORDER BY run_id
