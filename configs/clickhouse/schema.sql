@@ -94,7 +94,11 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     request_error_kinds Array(String),
     -- Which side of the measured site holds the endpoint: scanned (the scanned origin's site)
     -- or final (only the final origin's, after the homepage's in-site redirects).
-    endpoint_site Nullable(String)
+    endpoint_site Nullable(String),
+    -- Schema 4: the input line's rank in its ranked list (NULL: unranked, or a record of
+    -- schema 3 and earlier) and why the deep probe stopped early (NULL: it did not).
+    rank Nullable(UInt32),
+    probe_note Nullable(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

@@ -14,8 +14,10 @@ use crate::vocab::{ProbeDepth, Severity};
 /// changes. 2: the record's enums, `tool_names_first_25`, and the fields added after 1's first
 /// release (final origin, redirects, surface, truncated, robots, refused URLs). 3: the typed
 /// failure kinds (`reason_kind`, `requests[].error_kind`); the JSON key `tool_names_seed` is no
-/// longer written (still read). Stores of schema 2 are read through `store::schema2`.
-pub const SCHEMA_VERSION: u16 = 3;
+/// longer written (still read). 4: the input line's `rank` and the deep probe's stop note
+/// (`probe_note`). Stores of schemas 2 and 3 are read through `store::schema2` and
+/// `store::schema3`.
+pub const SCHEMA_VERSION: u16 = 4;
 
 record_enum!(
     /// The verdict for one site (the survey's outcomes plus the crawler's own).
@@ -237,6 +239,11 @@ pub struct Record {
     pub input: String,
     /// 1-based line number in its input file.
     pub input_line: u64,
+    /// The line's rank in a ranked list (Tranco, Umbrella, CrUX's rank bucket, Majestic's
+    /// global rank, a Radar CSV's rank column); `None` for an unranked line, and in records
+    /// of schema 3 and earlier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
     /// The input's origin, where the scan started.
     pub origin: Option<String>,
     /// Where the site was measured when its homepage redirected within the site to another
@@ -281,6 +288,10 @@ pub struct Record {
     pub tools: Vec<ToolInfo>,
     pub tool_list_fingerprint: Option<String>,
     pub probe: Option<ProbeDepth>,
+    /// Why the deep probe stopped before its last step, when it did (its time or request
+    /// budget ran out, an answer it could not read); what it learnt before is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_note: Option<String>,
     pub transport: Option<Transport>,
     pub auth: Option<AuthInfo>,
     pub spec_version: Option<String>,
@@ -321,6 +332,7 @@ impl Record {
             scanned_at,
             input: input.to_owned(),
             input_line,
+            rank: None,
             origin: None,
             final_origin: None,
             redirects: Vec::new(),
@@ -346,6 +358,7 @@ impl Record {
             tools: Vec::new(),
             tool_list_fingerprint: None,
             probe: None,
+            probe_note: None,
             transport: None,
             auth: None,
             spec_version: None,

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
 
 use crate::config::{defaults, duration_at_most, Config, Http, LogFormat, Probe, Robots};
-use crate::input::Shard;
+use crate::input::{Column, Shard};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -128,6 +128,14 @@ pub struct CrawlArgs {
     /// Keep shard K of N (0-based), split by registrable domain.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// The list column holding the site: a 1-based number or a header name [default: the
+    /// header's domain/origin/host column, else the line's one site].
+    #[arg(long, value_name = "N|NAME")]
+    pub host_column: Option<Column>,
+    /// The list column holding the rank: a 1-based number or a header name [default: the
+    /// header's rank/GlobalRank column, else a number before or after the site].
+    #[arg(long, value_name = "N|NAME")]
+    pub rank_column: Option<Column>,
     /// Continue the latest interrupted run (or the one named) instead of starting a new one.
     #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "latest")]
     pub resume: Option<String>,
@@ -353,6 +361,8 @@ impl CrawlArgs {
             self.max_duration.clone().map(Some),
         );
         set(&mut c.input.shard, self.shard);
+        set(&mut c.input.host_column, self.host_column.clone().map(Some));
+        set(&mut c.input.rank_column, self.rank_column.clone().map(Some));
         set(&mut c.clickhouse.url, self.clickhouse.clone().map(Some));
         set(&mut c.clickhouse.database, self.database.clone());
         c.validate()?;

@@ -68,7 +68,7 @@ pub async fn connect_for_report(url: &str, database: Option<&str>) -> anyhow::Re
 pub async fn last_scans(
     config: &Config,
     url: &str,
-    each: impl FnMut(String, u64),
+    each: impl FnMut(String, u64, Option<u32>),
 ) -> anyhow::Result<u64> {
     let target = target(url, None, &config.clickhouse)?;
     let conn = connect(&target).await?;

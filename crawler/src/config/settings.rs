@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub use super::choices::{Http, LogFormat, Probe, Robots};
 use super::defaults as d;
 use crate::error::ConfigError;
-use crate::input::Shard;
+use crate::input::{Column, ColumnChoice, Shard};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -48,6 +48,22 @@ pub struct InputSettings {
     /// Opt-out lists: a listed domain excludes itself and its subdomains.
     pub exclude: Vec<PathBuf>,
     pub shard: Shard,
+    /// The list column holding the site (a 1-based number or a header name); unset: the
+    /// header's `domain`/`origin`/`host`/… column, else the line's one site.
+    pub host_column: Option<Column>,
+    /// The list column holding the rank; unset: the header's `rank`/`GlobalRank`/… column,
+    /// else a number before or after the site (`rank,host`, `origin,rank`).
+    pub rank_column: Option<Column>,
+}
+
+impl InputSettings {
+    /// The columns chosen for the lists.
+    pub fn columns(&self) -> ColumnChoice {
+        ColumnChoice {
+            host: self.host_column.clone(),
+            rank: self.rank_column.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +136,8 @@ impl Default for InputSettings {
     fn default() -> Self {
         InputSettings {
             exclude: Vec::new(),
+            host_column: None,
+            rank_column: None,
             shard: Shard::ALL,
         }
     }

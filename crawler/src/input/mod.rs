@@ -1,6 +1,7 @@
 //! Input: streaming domain lists, normalizing lines to origins, deduping, sharding and
 //! applying the opt-out list.
 
+mod columns;
 mod dedupe;
 mod exclude;
 mod normalize;
@@ -13,6 +14,7 @@ mod shard;
 #[cfg(test)]
 mod tests;
 
+pub use columns::{Column, ColumnChoice};
 pub use dedupe::Dedupe;
 pub use exclude::Exclusions;
 pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};

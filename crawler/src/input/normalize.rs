@@ -20,6 +20,8 @@ pub struct Target {
     /// The registrable domain (public suffix plus one label), or the host itself when the
     /// host has none (it is a public suffix such as `github.io`).
     pub registrable_domain: String,
+    /// The line's rank in a ranked list (set by the planner from the list's columns).
+    pub rank: Option<u32>,
 }
 
 /// What a line held.
@@ -82,6 +84,7 @@ fn parse(text: &str) -> Result<Target, Cow<'static, str>> {
         host,
         port,
         registrable_domain,
+        rank: None,
     })
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::columns::{ColumnChoice, Fields, ListColumns};
 use super::dedupe::Dedupe;
 use super::exclude::Exclusions;
 use super::normalize::{normalize, Line, Target, MAX_LINE_BYTES};
@@ -57,6 +58,17 @@ pub fn registry_name(line: &str) -> Option<Result<&str, &'static str>> {
     })
 }
 
+/// A normalized line with its rank.
+fn ranked(line: Line, rank: Option<u32>) -> Line {
+    match line {
+        Line::Target(mut target) => {
+            target.rank = rank;
+            Line::Target(target)
+        }
+        other => other,
+    }
+}
+
 /// The record's reason for a site on the opt-out list.
 pub fn excluded_reason(listed: &str) -> String {
     format!("opted out: {listed} is on the exclusion list")
@@ -67,6 +79,8 @@ pub fn excluded_reason(listed: &str) -> String {
 pub struct InputCounts {
     pub lines: u64,
     pub blank_or_comment: u64,
+    /// A source's header line (`origin,rank`, Majestic's column names, ...).
+    pub headers: u64,
     pub duplicates: u64,
     pub other_shard: u64,
     pub invalid: u64,
@@ -82,7 +96,12 @@ impl InputCounts {
 
     /// True when every line is accounted for.
     pub fn balanced(&self) -> bool {
-        self.lines == self.records() + self.duplicates + self.other_shard + self.blank_or_comment
+        self.lines
+            == self.records()
+                + self.duplicates
+                + self.other_shard
+                + self.blank_or_comment
+                + self.headers
     }
 }
 
@@ -91,6 +110,7 @@ pub struct Planner {
     shard: Shard,
     exclusions: Arc<Exclusions>,
     dedupe: Dedupe,
+    columns: ListColumns,
     counts: InputCounts,
 }
 
@@ -100,8 +120,24 @@ impl Planner {
             shard,
             exclusions,
             dedupe: Dedupe::new(),
+            columns: ListColumns::new(ColumnChoice::default()),
             counts: InputCounts::default(),
         }
+    }
+
+    /// Reads the lists' columns as chosen (`--host-column`, `--rank-column`).
+    pub fn with_columns(mut self, choice: ColumnChoice) -> Planner {
+        self.columns = ListColumns::new(choice);
+        self
+    }
+
+    /// Plans the line numbered `line_no` in its source: line 1 starts a new source, whose
+    /// first line may be a header.
+    pub fn plan_at(&mut self, line_no: u64, raw: RawLine<'_>) -> Planned {
+        if line_no == 1 {
+            self.columns.new_source();
+        }
+        self.plan(raw)
     }
 
     pub fn counts(&self) -> InputCounts {
@@ -116,7 +152,14 @@ impl Planner {
             }
         }
         let (input, line) = match raw {
-            RawLine::Text(text) => (text, normalize(text)),
+            RawLine::Text(text) => match self.columns.read(text) {
+                Fields::Header => {
+                    self.counts.headers += 1;
+                    return Planned::Skip;
+                }
+                Fields::Invalid(reason) => (text, Line::Invalid(reason)),
+                Fields::Site { text: site, rank } => (text, ranked(normalize(site), rank)),
+            },
             RawLine::TooLong => (
                 "",
                 Line::Invalid(format!("line longer than {MAX_LINE_BYTES} bytes").into()),

@@ -97,6 +97,28 @@ impl LineReader {
 
     /// The next line, or `None` at the end of the last source.
     pub fn next_line(&mut self) -> Result<Option<RawLine<'_>>, InputError> {
+        Ok(self.next_line_at()?.map(|(_, line)| line))
+    }
+
+    /// The next line with its 1-based number in its source (1: a new source's first line,
+    /// where a header may be), or `None` at the end of the last source.
+    pub fn next_line_at(&mut self) -> Result<Option<(u64, RawLine<'_>)>, InputError> {
+        let Some(too_long) = self.advance()? else {
+            return Ok(None);
+        };
+        let line = if too_long {
+            RawLine::TooLong
+        } else {
+            match std::str::from_utf8(trim_newline(&self.buf)) {
+                Ok(text) => RawLine::Text(text),
+                Err(_) => RawLine::NotUtf8,
+            }
+        };
+        Ok(Some((self.line_no, line)))
+    }
+
+    /// Reads the next line into `buf`: `Some(too_long)`, or `None` at the end.
+    fn advance(&mut self) -> Result<Option<bool>, InputError> {
         loop {
             if self.current.is_none() {
                 let Some(source) = self.sources.next() else {
@@ -119,14 +141,7 @@ impl LineReader {
                 continue;
             }
             self.line_no += 1;
-            if too_long {
-                return Ok(Some(RawLine::TooLong));
-            }
-            let bytes = trim_newline(&self.buf);
-            return Ok(Some(match std::str::from_utf8(bytes) {
-                Ok(text) => RawLine::Text(text),
-                Err(_) => RawLine::NotUtf8,
-            }));
+            return Ok(Some(too_long));
         }
     }
 }

@@ -254,6 +254,7 @@ fn planner_accounts_for_every_line() {
         InputCounts {
             lines: 12,
             blank_or_comment: 2,
+            headers: 0,
             duplicates: 3,
             other_shard: 0,
             invalid: 3,
@@ -343,4 +344,50 @@ fn normalize_never_panics_on_arbitrary_text() {
             );
         }
     }
+}
+
+#[test]
+fn ranked_lists_of_every_shape_keep_their_ranks_and_count_their_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let crux = dir.path().join("crux.csv");
+    std::fs::write(
+        &crux,
+        "origin,rank\nhttps://www.a.example,1000\nhttps://b.example,5000\n",
+    )
+    .unwrap();
+    let majestic = dir.path().join("majestic.csv");
+    std::fs::write(
+        &majestic,
+        "GlobalRank,TldRank,Domain,TLD\n1,1,c.example,example\n2,2,www.a.example,example\n",
+    )
+    .unwrap();
+    let tranco = dir.path().join("tranco.csv");
+    std::fs::write(&tranco, "1,d.example\n2,e.example\nf.example\n").unwrap();
+    let mut reader = LineReader::new(vec![
+        Source::File(crux),
+        Source::File(majestic),
+        Source::File(tranco),
+    ]);
+    let mut planner = Planner::new(Shard::ALL, Default::default());
+    let mut got = Vec::new();
+    while let Some((line_no, raw)) = reader.next_line_at().unwrap() {
+        if let Planned::Scan(t) = planner.plan_at(line_no, raw) {
+            got.push((t.origin, t.rank));
+        }
+    }
+    let want: Vec<(String, Option<u32>)> = [
+        ("https://www.a.example", Some(1000)),
+        ("https://b.example", Some(5000)),
+        ("https://c.example", Some(1)),
+        ("https://d.example", Some(1)),
+        ("https://e.example", Some(2)),
+        ("https://f.example", None),
+    ]
+    .into_iter()
+    .map(|(o, r)| (o.to_owned(), r))
+    .collect();
+    assert_eq!(got, want);
+    let c = planner.counts();
+    assert_eq!((c.lines, c.headers, c.duplicates, c.targets), (9, 2, 1, 6));
+    assert!(c.balanced());
 }

@@ -13,13 +13,17 @@ use crate::session::read_tools;
 
 impl ProbeReport {
     /// Writes the classification, the tools (fingerprinted and graded) and the server rules'
-    /// findings into the record (the scan logs the requests, in the order they were sent). A probe whose first request got no answer
-    /// writes no classification and no findings.
+    /// findings into the record (the scan logs the requests, in the order they were sent), and
+    /// why it stopped early when it did (`probe_note`). A probe whose first request got no
+    /// answer writes no classification and no findings.
     pub fn apply_to(&self, record: &mut Record, tools_cap: usize) {
         record.probe = Some(ProbeDepth::Deep);
         record
             .refused_urls
             .extend(self.facts.refused_urls.iter().cloned());
+        // Why it stopped is kept even when it learnt nothing: a reader must tell a probe that
+        // ran out of time from one whose server had nothing more to say.
+        record.probe_note.clone_from(&self.facts.note);
         if self.unreachable {
             return;
         }

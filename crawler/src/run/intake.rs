@@ -36,14 +36,14 @@ pub fn spawn(
         .spawn(move || {
             let mut already_recorded = 0;
             while !stop_flag.load(Ordering::Relaxed) {
-                let Some(raw) = reader.next_line()? else {
+                let Some((line_no, raw)) = reader.next_line_at()? else {
                     break;
                 };
                 let input = match &raw {
                     RawLine::Text(text) => text.trim().to_owned(),
                     RawLine::TooLong | RawLine::NotUtf8 => String::new(),
                 };
-                let planned = planner.plan(raw);
+                let planned = planner.plan_at(line_no, raw);
                 let (_, input_line) = reader.position();
                 // Every line is planned (so dedup sees the same lines as the first pass) but
                 // those the store already holds are not queued again.

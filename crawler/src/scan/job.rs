@@ -34,6 +34,7 @@ impl SiteJob {
             r.origin = Some(self.target.origin.clone());
             r.host = Some(self.target.host.clone());
             r.registrable_domain = Some(self.target.registrable_domain.clone());
+            r.rank = self.target.rank;
         }
         r
     }
@@ -46,6 +47,7 @@ impl SiteJob {
                 host: String::new(),
                 port: 0,
                 registrable_domain: String::new(),
+                rank: None,
             },
             input: input.to_owned(),
             input_line,

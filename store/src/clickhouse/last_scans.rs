@@ -20,15 +20,17 @@ pub const LAST_SCANS_ROW_TIMEOUT: Duration = Duration::from_secs(300);
 struct LastScanRow {
     site: String,
     last_scan_ms: u64,
+    last_rank: Option<u32>,
 }
 
-/// Calls `each(origin, last scan ms)` once per site; returns the number of sites.
+/// Calls `each(origin, last scan ms, its rank then)` once per site; returns the number of
+/// sites.
 pub async fn last_scans(
     conn: &Connection,
-    mut each: impl FnMut(String, u64),
+    mut each: impl FnMut(String, u64, Option<u32>),
 ) -> Result<u64, StoreError> {
     let query = conn.client.query(LAST_SCANS_SQL);
     let op = "reading when each site was last scanned";
-    let each_row = |row: LastScanRow| each(row.site, row.last_scan_ms);
+    let each_row = |row: LastScanRow| each(row.site, row.last_scan_ms, row.last_rank);
     for_each_row(query, op, LAST_SCANS_ROW_TIMEOUT, each_row).await
 }

@@ -131,6 +131,8 @@ impl SiteRow {
             reason_kind: r.reason_kind.map(|k| k.as_str().to_owned()),
             request_error_kinds: crate::derived::request_error_kinds(r),
             endpoint_site: crate::derived::endpoint_site(r).map(str::to_owned),
+            rank: r.rank,
+            probe_note: r.probe_note.clone(),
         }
     }
 }

@@ -77,6 +77,8 @@ pub const SITES: Table = Table {
         ("reason_kind", OptStr),
         ("request_error_kinds", List),
         ("endpoint_site", OptStr),
+        ("rank", OptUInt),
+        ("probe_note", OptStr),
     ],
 };
 

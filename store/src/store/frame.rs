@@ -65,6 +65,8 @@ pub(crate) fn decode(payload: &AlignedVec) -> Result<Record, rancor::Error> {
 pub(crate) fn decode_version(version: u16, payload: &AlignedVec) -> Result<Record, rancor::Error> {
     if version == super::schema2::VERSION {
         super::schema2::decode(payload)
+    } else if version == super::schema3::VERSION {
+        super::schema3::decode(payload)
     } else {
         decode(payload)
     }

@@ -9,6 +9,7 @@ mod repair;
 mod resume;
 mod root;
 mod schema2;
+mod schema3;
 mod segment;
 mod writer;
 

@@ -25,8 +25,13 @@ pub(crate) fn segment_header_of(version: u16) -> [u8; SEGMENT_HEADER_LEN] {
     out
 }
 
-/// The schema versions this build reads: its own, and schema 2 through `schema2`.
-pub const READABLE_SCHEMA_VERSIONS: [u16; 2] = [super::schema2::VERSION, SCHEMA_VERSION];
+/// The schema versions this build reads: its own, and schemas 2 and 3 through `schema2` and
+/// `schema3`.
+pub const READABLE_SCHEMA_VERSIONS: [u16; 3] = [
+    super::schema2::VERSION,
+    super::schema3::VERSION,
+    SCHEMA_VERSION,
+];
 
 /// What a header says.
 pub(crate) enum HeaderCheck {

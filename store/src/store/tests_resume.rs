@@ -113,7 +113,7 @@ fn schema_1_run(store: &Store) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
     assert_eq!(
         crate::READABLE_SCHEMA_VERSIONS,
-        [2, 3],
+        [2, 3, 4],
         "this test pins the step from schema 1"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +124,7 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
         Err(
             e @ crate::StoreError::SchemaVersion {
                 found: 1,
-                expected: 3,
+                expected: 4,
                 ..
             },
         ) => {
@@ -164,14 +164,24 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
 /// A run written by a schema 2 build (before the typed failure kinds), as its segments hold
 /// it: the header says 2 and each frame is schema 2's layout.
 fn schema_2_run(store: &Store, records: &[Record]) -> std::path::PathBuf {
+    old_run(store, records, 2, schema2::encode)
+}
+
+/// A run written by an older build: the header says `version` and each frame is `encode`'s.
+fn old_run(
+    store: &Store,
+    records: &[Record],
+    version: u16,
+    encode: fn(&Record) -> rkyv::util::AlignedVec,
+) -> std::path::PathBuf {
     let manifest = RunManifest::new(RUN, 1, vec![], serde_json::json!({}), false);
     let writer = store.create_run(&manifest).unwrap();
     writer.finish().unwrap();
     let dir = store.run_dir(RUN).unwrap();
     let (_, path) = list_segments(&dir).unwrap().pop().unwrap();
-    let mut bytes = segment::segment_header_of(2).to_vec();
+    let mut bytes = segment::segment_header_of(version).to_vec();
     for r in records {
-        let payload = schema2::encode(r);
+        let payload = encode(r);
         bytes.extend_from_slice(&frame::header(&payload));
         bytes.extend_from_slice(&payload);
     }
@@ -183,6 +193,8 @@ fn schema_2_run(store: &Store, records: &[Record]) -> std::path::PathBuf {
 fn without_kinds(r: &Record) -> Record {
     let mut r = r.clone();
     r.schema_version = 2;
+    r.rank = None;
+    r.probe_note = None;
     r.reason_kind = None;
     for q in &mut r.requests {
         q.error_kind = None;
@@ -234,6 +246,53 @@ fn a_schema_2_run_reads_resumes_and_takes_schema_3_records_after_it() {
         .iter()
         .filter(|r| r.outcome != Outcome::NotStarted)
         .map(without_kinds)
+        .collect();
+    want.push(new);
+    assert_eq!(read, want);
+}
+
+#[test]
+fn a_schema_3_run_reads_without_rank_or_probe_note_and_resumes_into_schema_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let old: Vec<Record> = (0..6)
+        .map(|i| {
+            let outcome = if i == 2 {
+                Outcome::NotStarted
+            } else {
+                Outcome::Partial
+            };
+            record(i, outcome)
+        })
+        .collect();
+    assert!(old
+        .iter()
+        .any(|r| r.rank.is_some() && r.probe_note.is_some()));
+    let first = old_run(&store, &old, 3, schema3::encode);
+    let as_written = |r: &Record| {
+        let mut r = r.clone();
+        r.schema_version = 3;
+        r.rank = None;
+        r.probe_note = None;
+        r
+    };
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(read, old.iter().map(as_written).collect::<Vec<_>>());
+
+    let (mut writer, pass) = store
+        .resume_run_keeping(RUN, |r| r.outcome != Outcome::NotStarted)
+        .unwrap();
+    assert_eq!((pass.kept, pass.dropped, pass.undecodable), (5, 1, 0));
+    let new = record(2, Outcome::Pass);
+    assert!(new.rank.is_some() && new.probe_note.is_some());
+    writer.append(&new).unwrap();
+    writer.finish().unwrap();
+    assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 3);
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    let mut want: Vec<Record> = old
+        .iter()
+        .filter(|r| r.outcome != Outcome::NotStarted)
+        .map(as_written)
         .collect();
     want.push(new);
     assert_eq!(read, want);

@@ -116,7 +116,7 @@ pub async fn crawl_with(
         run_id: run_id.clone(),
         total_bytes,
         reader,
-        planner: Planner::new(config.input.shard, exclusions),
+        planner: Planner::new(config.input.shard, exclusions).with_columns(config.input.columns()),
         scanner,
         sink: layer(sink),
         concurrency: if args.dry_run {
@@ -389,7 +389,7 @@ async fn open_run(
     let path = store
         .run_dir(&opened.manifest.run_id)?
         .join(rescan::TARGETS_FILE);
-    rescan::write_targets(&path, last, &lists, r)?;
+    rescan::write_targets(&path, last, &lists, &config.input.columns(), r)?;
     let pinned = vec![Source::File(path)];
     let mut selection = sinks(Selection::of(&pinned, config)?);
     selection.rescan = Some(r.clone());
@@ -419,7 +419,8 @@ async fn start_rescan(
     let (last, from) = match &config.clickhouse.url {
         Some(url) => {
             let mut last = LastScans::default();
-            crate::cli::clickhouse::last_scans(config, url, |o, at| last.see(o, at)).await?;
+            crate::cli::clickhouse::last_scans(config, url, |o, at, rank| last.see(o, at, rank))
+                .await?;
             (last, "clickhouse")
         }
         None => (LastScans::from_store(store)?, "embedded"),

@@ -19,7 +19,9 @@ use mcpcensus_store::{format_timestamp, Outcome, RunCounts, Store};
 use serde::{Deserialize, Serialize};
 
 use super::selection::FileId;
-use crate::input::{normalize, registry_name, Line, LineReader, RawLine, Source};
+use crate::input::{
+    registry_name, ColumnChoice, LineReader, Planned, Planner, RawLine, Shard, Source,
+};
 
 /// The pinned target list in the run's directory.
 pub const TARGETS_FILE: &str = "rescan-targets.txt";
@@ -88,14 +90,17 @@ pub fn cutoff(older_than: &str, now_ms: u64) -> anyhow::Result<u64> {
     Ok(now_ms.saturating_sub(d.as_millis().try_into().unwrap_or(u64::MAX)))
 }
 
-/// Each site's last scan time (origin → ms).
+/// Each site's last scan time (origin → ms) and the rank its last record had, so a re-scan
+/// keeps the site's place in its ranked list.
 #[derive(Debug, Default)]
-pub struct LastScans(HashMap<String, u64>);
+pub struct LastScans(HashMap<String, (u64, Option<u32>)>);
 
 impl LastScans {
-    pub fn see(&mut self, origin: String, at_ms: u64) {
-        let slot = self.0.entry(origin).or_insert(at_ms);
-        *slot = (*slot).max(at_ms);
+    pub fn see(&mut self, origin: String, at_ms: u64, rank: Option<u32>) {
+        let slot = self.0.entry(origin).or_insert((at_ms, rank));
+        if at_ms >= slot.0 {
+            *slot = (at_ms, rank.or(slot.1));
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -118,7 +123,7 @@ impl LastScans {
                     continue;
                 }
                 if let Some(origin) = r.origin {
-                    last.see(origin, r.scanned_at);
+                    last.see(origin, r.scanned_at, r.rank);
                 }
             }
         }
@@ -127,12 +132,15 @@ impl LastScans {
 }
 
 /// Writes the target list to `path`: the stale sites (by origin), then the lists' new sites
-/// in list order. Lines of the lists that are not sites (invalid input) are copied as they
-/// are, so the crawl records them with their reason instead of dropping them.
+/// in list order, each as `rank,origin` when it has a rank (the list is read back with the
+/// default columns). Lines of the lists that are not sites (invalid input) are copied as they
+/// are, so the crawl records them with their reason instead of dropping them; their header
+/// lines are read as headers.
 pub fn write_targets(
     path: &Path,
     last: &LastScans,
     lists: &[Source],
+    columns: &ColumnChoice,
     rescan: &mut Rescan,
 ) -> anyhow::Result<()> {
     let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
@@ -144,20 +152,21 @@ pub fn write_targets(
         format_timestamp(rescan.cutoff_ms)
     )
     .with_context(write_err)?;
-    let mut stale: Vec<&String> = last
+    let mut stale: Vec<(&String, Option<u32>)> = last
         .0
         .iter()
-        .filter(|(_, at)| **at < rescan.cutoff_ms)
-        .map(|(origin, _)| origin)
+        .filter(|(_, (at, _))| *at < rescan.cutoff_ms)
+        .map(|(origin, (_, rank))| (origin, *rank))
         .collect();
     stale.sort_unstable();
-    for origin in &stale {
-        writeln!(out, "{origin}").with_context(write_err)?;
+    for (origin, rank) in &stale {
+        writeln!(out, "{}", ranked_line(origin, *rank)).with_context(write_err)?;
     }
     rescan.stale = stale.len() as u64;
     let mut new = HashSet::new();
+    let mut planner = Planner::new(Shard::ALL, Default::default()).with_columns(columns.clone());
     let mut reader = LineReader::new(lists.to_vec());
-    while let Some(raw) = reader.next_line()? {
+    while let Some((line_no, raw)) = reader.next_line_at()? {
         let text = match raw {
             RawLine::Text(text) => text,
             RawLine::TooLong | RawLine::NotUtf8 => {
@@ -171,19 +180,25 @@ pub fn write_targets(
             rescan.registry += 1;
             continue;
         }
-        match normalize(text) {
-            Line::Skip => {}
-            Line::Invalid(_) => writeln!(out, "{}", text.trim()).with_context(write_err)?,
-            Line::Target(t) => match last.0.get(&t.origin) {
-                Some(at) if *at >= rescan.cutoff_ms => rescan.fresh_skipped += 1,
-                // Stale: already in the list above.
-                Some(_) => {}
-                None => {
-                    if new.insert(t.origin.clone()) {
-                        writeln!(out, "{}", t.origin).with_context(write_err)?;
+        // Read as the crawl reads it (columns, header), without dedupe's memory: `new` drops
+        // the repeats of new sites, and stale ones are written once above.
+        match planner.plan_at(line_no, RawLine::Text(text)) {
+            Planned::Skip => {}
+            Planned::Invalid { .. } => writeln!(out, "{}", text.trim()).with_context(write_err)?,
+            Planned::Scan(t) | Planned::Excluded { target: t, .. } => {
+                match last.0.get(&t.origin) {
+                    Some((at, _)) if *at >= rescan.cutoff_ms => rescan.fresh_skipped += 1,
+                    // Stale: already in the list above.
+                    Some(_) => {}
+                    None => {
+                        if new.insert(t.origin.clone()) {
+                            writeln!(out, "{}", ranked_line(&t.origin, t.rank))
+                                .with_context(write_err)?;
+                        }
                     }
                 }
-            },
+            }
+            Planned::Registry { .. } => {}
         }
     }
     rescan.new = new.len() as u64;
@@ -192,6 +207,14 @@ pub fn write_targets(
         .and_then(|f| f.sync_all())
         .with_context(write_err)?;
     Ok(())
+}
+
+/// A target list line: `rank,origin` (read back as a top list's line) or the origin.
+fn ranked_line(origin: &str, rank: Option<u32>) -> String {
+    match rank {
+        Some(rank) => format!("{rank},{origin}"),
+        None => origin.to_owned(),
+    }
 }
 
 /// The pinned list of a rescan run being resumed, after checking the lists given now are the

@@ -31,6 +31,7 @@ async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
             host: SITE.to_owned(),
             port: 1,
             registrable_domain: SITE.to_owned(),
+            rank: None,
         },
         input: SITE.to_owned(),
         input_line: 1,
