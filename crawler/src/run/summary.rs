@@ -62,6 +62,7 @@ impl Summary {
         RunCounts {
             lines_read: i.lines,
             blank_or_comment: i.blank_or_comment,
+            header_lines: i.headers,
             duplicates_skipped: i.duplicates,
             other_shard: i.other_shard,
             invalid_input: i.invalid,
@@ -122,9 +123,14 @@ impl fmt::Display for Summary {
             secs,
             w.records as f64 / secs
         )?;
+        let headers = if i.headers > 0 {
+            format!(" + {} header lines", i.headers)
+        } else {
+            String::new()
+        };
         writeln!(
             f,
-            "input: {} lines read = {} records + {} duplicates skipped + {} blank/comment + {} in other shards",
+            "input: {} lines read = {} records + {} duplicates skipped + {} blank/comment{headers} + {} in other shards",
             i.lines, i.records(), i.duplicates, i.blank_or_comment, i.other_shard
         )?;
         for outcome in Outcome::ALL {

@@ -10,8 +10,10 @@ use crate::record::Outcome;
 
 /// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
-/// Counters written only when not zero: `--rescan-older-than`'s and ClickHouse's dead letters.
-const WRITTEN_WHEN_NOT_ZERO: [&str; 5] = [
+/// Counters written only when not zero: header lines, `--rescan-older-than`'s and ClickHouse's
+/// dead letters.
+const WRITTEN_WHEN_NOT_ZERO: [&str; 6] = [
+    "header_lines",
     "rescan_stale",
     "rescan_new",
     "rescan_fresh_skipped",
@@ -25,6 +27,8 @@ const WRITTEN_WHEN_NOT_ZERO: [&str; 5] = [
 pub struct RunCounts {
     pub lines_read: u64,
     pub blank_or_comment: u64,
+    /// A list's header lines (`origin,rank`, ...): no site.
+    pub header_lines: u64,
     pub duplicates_skipped: u64,
     pub other_shard: u64,
     pub invalid_input: u64,
@@ -54,10 +58,11 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 17] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 18] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
+            ("header_lines", &mut self.header_lines),
             ("duplicates_skipped", &mut self.duplicates_skipped),
             ("other_shard", &mut self.other_shard),
             ("invalid_input", &mut self.invalid_input),

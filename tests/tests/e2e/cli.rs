@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use mcpcensus_store::{Outcome, RunStatus};
 
-use crate::util::{counts, mcpcensus, only_run};
+use crate::util::{counts, csv_records, mcpcensus, only_run};
 
 #[tokio::test]
 async fn dry_run_records_every_distinct_origin_and_invalid_line() {
@@ -182,4 +182,79 @@ async fn config_errors_are_clear_and_stop_before_any_work() {
     .await
     .unwrap_err();
     assert!(format!("{err:#}").contains("shard"), "{err:#}");
+}
+
+/// Ranked lists as they are published: every line read, each rank kept in the record and in
+/// the flat export, header lines counted apart.
+#[tokio::test]
+async fn ranked_lists_keep_every_lines_rank_through_records_and_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let crux = dir.path().join("crux.csv");
+    std::fs::write(
+        &crux,
+        "origin,rank\nhttps://www.a.example,1000\nhttps://b.example,5000\nhttps://c.example,10000\n",
+    )
+    .unwrap();
+    let majestic = dir.path().join("majestic.csv");
+    std::fs::write(
+        &majestic,
+        "GlobalRank,TldRank,Domain,TLD,RefSubNets,RefIPs,IDN_Domain,IDN_TLD\n\
+         1,1,d.example,example,10,20,d.example,example\n",
+    )
+    .unwrap();
+    let tranco = dir.path().join("tranco.csv");
+    std::fs::write(&tranco, "1,e.example\n2,http://f.example\n").unwrap();
+    let out = dir.path().join("store");
+    let code = mcpcensus(&[
+        "crawl",
+        crux.to_str().unwrap(),
+        majestic.to_str().unwrap(),
+        tranco.to_str().unwrap(),
+        "--dry-run",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let (manifest, records) = only_run(&out);
+    let got: Vec<(&str, Option<u32>, Outcome)> = records
+        .iter()
+        .map(|r| (r.origin.as_deref().unwrap_or(&r.input), r.rank, r.outcome))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("https://www.a.example", Some(1000), Outcome::Planned),
+            ("https://b.example", Some(5000), Outcome::Planned),
+            ("https://c.example", Some(10000), Outcome::Planned),
+            ("https://d.example", Some(1), Outcome::Planned),
+            ("https://e.example", Some(1), Outcome::Planned),
+            ("2,http://f.example", None, Outcome::InvalidInput),
+        ]
+    );
+    let c = counts(&manifest);
+    assert_eq!((c.lines_read, c.header_lines, c.records_written), (8, 2, 6));
+
+    let tables = dir.path().join("tables");
+    let code = mcpcensus(&[
+        "export",
+        "--from",
+        out.to_str().unwrap(),
+        "--format",
+        "csv",
+        "-o",
+        tables.to_str().unwrap(),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let sites = csv_records(&std::fs::read_to_string(tables.join("sites.csv")).unwrap());
+    let rank = sites[0]
+        .iter()
+        .position(|c| c == "rank")
+        .expect("a rank column");
+    let ranks: Vec<&str> = sites[1..].iter().map(|r| r[rank].as_str()).collect();
+    assert_eq!(ranks, ["1000", "5000", "10000", "1", "1", ""]);
 }
