@@ -3,7 +3,7 @@
 //! record, the 9-request budget and the absence of any credential from the server side.
 
 use mcpcensus_simweb::mcp::{
-    AuthServer, BearerAuth, Challenge, LegacySseServer, McpServer, ProtectedResource, Tool,
+    AuthServer, BearerAuth, Challenge, Fault, LegacySseServer, McpServer, ProtectedResource, Tool,
     WellKnownAt,
 };
 use mcpcensus_simweb::{Reply, SimWeb, Site};

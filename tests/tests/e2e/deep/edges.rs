@@ -284,3 +284,55 @@ async fn metadata_urls_go_through_the_address_guard() {
     assert!(!refused.is_empty());
     assert!(refused.iter().all(|q| q.status.is_none()), "{refused:?}");
 }
+
+/// A probe that runs out of time keeps what it learnt (the transport, the version) and says
+/// why it stopped: the survey's `tools/list` is answered, the probe's hangs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_probe_out_of_time_keeps_what_it_learnt_and_says_why_it_stopped() {
+    let server = McpServer::new()
+        .tools(good_tools())
+        .fault_once("tools/list", Fault::Delay(std::time::Duration::ZERO))
+        .fault_on("tools/list", Fault::Hang);
+    let web = SimWeb::builder()
+        .site(linked("slowprobe.test").mcp("/mcp", &server))
+        .start()
+        .await
+        .unwrap();
+    let crawl = WebCrawl::new();
+    let (_, _, records) = crawl
+        .run(
+            &web,
+            &[web.input("slowprobe.test")],
+            true,
+            &[
+                "--probe",
+                "deep",
+                "--per-host-rps",
+                "50",
+                "--site-deadline",
+                "20",
+            ],
+        )
+        .await;
+    let r = record_for(&records, &web.origin("slowprobe.test"));
+    assert_eq!(r.outcome, Outcome::Pass, "{}", r.outcome_reason);
+    assert_eq!(r.probe.map(|v| v.as_str()), Some("deep"));
+    assert_eq!(r.transport, Some(Transport::StreamableHttp));
+    let note = r
+        .probe_note
+        .as_deref()
+        .expect("the probe says why it stopped");
+    let hung = r
+        .requests
+        .iter()
+        .rfind(|q| q.purpose == "probe:tools/list")
+        .expect("the probe asked for the tools");
+    assert_eq!(
+        hung.error_kind.map(|k| k.as_str()),
+        Some("timeout"),
+        "{note}"
+    );
+    // The survey's tool list stays; the probe's grades are absent, not empty.
+    assert_eq!(r.tool_count, Some(2));
+    assert!(r.grades.is_none(), "{:?}", r.grades);
+}
