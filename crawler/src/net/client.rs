@@ -170,8 +170,8 @@ impl SiteClient {
 
     /// From now on, GETs to `origin` follow `rules` (and its Crawl-delay spaces them).
     pub fn set_robots(&self, origin: &url::Url, rules: RobotsRules) {
-        let key = origin.origin().ascii_serialization();
-        self.robots_map().insert(key, Arc::new(rules));
+        self.robots_map()
+            .insert(super::names::origin_key(origin), Arc::new(rules));
     }
 
     /// True when `url`'s origin has no robots.txt rules set or they allow a GET of it.
@@ -181,7 +181,7 @@ impl SiteClient {
     }
 
     fn robots_for(&self, url: &url::Url) -> Option<Arc<RobotsRules>> {
-        let key = url.origin().ascii_serialization();
+        let key = super::names::origin_key(url);
         self.robots_map().get(&key).cloned()
     }
 
@@ -246,7 +246,7 @@ impl SiteClient {
         // One name per host for every decision below (opt-out, pin, politeness, pauses): a
         // trailing dot names the same host (`victim.example.` is `victim.example`).
         let host = match req.url.host() {
-            Some(url::Host::Domain(d)) => d.trim_end_matches('.').to_ascii_lowercase(),
+            Some(url::Host::Domain(d)) => super::names::host_key(d).into_owned(),
             Some(url::Host::Ipv4(ip)) => ip.to_string(),
             Some(url::Host::Ipv6(ip)) => ip.to_string(),
             None => return Err(invalid("no host")),

@@ -71,6 +71,8 @@ impl Connector {
             .strip_prefix('[')
             .and_then(|h| h.strip_suffix(']'))
             .unwrap_or(host);
+        // Pinned under the name every other decision uses (`h.` is `h`).
+        let host = &*super::names::host_key(host);
         let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
         let addrs = self
             .pins

@@ -25,6 +25,7 @@ mod fetch_error;
 mod guard;
 pub mod json;
 mod local;
+mod names;
 mod options;
 mod pins;
 pub mod recorder;
@@ -48,6 +49,7 @@ pub use fetch::{
 };
 pub use guard::{BlockedRange, Embedding, Guard, Refusal};
 pub use local::{LocalResource, LOCAL_RESOURCE_TAG};
+pub use names::{host_key, origin_key};
 pub use options::*;
 pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};

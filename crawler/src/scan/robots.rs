@@ -10,7 +10,7 @@ use url::Url;
 
 use super::answer::redirect_of;
 use super::site::SiteScan;
-use crate::net::{FetchError, RobotsRules};
+use crate::net::{origin_key, FetchError, RobotsRules};
 
 /// RFC 9309 §2.5: crawlers must read at least the first 500 KiB.
 pub const ROBOTS_CAP: usize = 512 * 1024;
@@ -22,7 +22,7 @@ pub const ROBOTS_TIMEOUT: std::time::Duration = super::answer::DOCUMENT_TIMEOUT;
 /// (or robots.txt is ignored), and sets its rules on the site's client. Returns the failure
 /// when nothing answers (the site is unreachable: the documents would only wait out the same).
 pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchError> {
-    if !site.robots_to_read(&url.origin().ascii_serialization()) {
+    if !site.robots_to_read(&origin_key(url)) {
         return Ok(());
     }
     read_robots(site, url, true).await
@@ -32,7 +32,7 @@ pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchEr
 /// catalog lists on a subdomain, the endpoint's card): its rules apply there, and the record's
 /// robots section stays the measured origin's (this read is in `requests`).
 pub async fn robots_before_document(site: &mut SiteScan, url: &Url) {
-    if site.robots_to_read(&url.origin().ascii_serialization()) {
+    if site.robots_to_read(&origin_key(url)) {
         // A failure here is the document's own: its GET meets it.
         let _ = read_robots(site, url, false).await;
     }

@@ -115,6 +115,37 @@ async fn robots_rules_stop_disallowed_gets_before_any_request() {
     assert!(RobotsRules::allow_all().allows("/anything"));
 }
 
+/// A URL a server chose with a trailing dot or in upper case names the same origin: the
+/// robots.txt rules read for the site apply to it (before, `https://h./x` had no rules).
+#[tokio::test]
+async fn robots_rules_apply_to_the_same_origin_however_its_host_is_spelt() {
+    let pki = pki();
+    let server = start(&pki, Mode::TlsH1).await;
+    let net = Net::new(options(&pki, vec![ip(1)])).expect("net");
+    let site = net.site_client();
+    site.set_robots(
+        &url(&server, "/"),
+        RobotsRules::parse(b"User-agent: *\nDisallow: /ok\n"),
+    );
+    let port = server.addr.port();
+    for spelt in [
+        SITE.to_owned() + ".",
+        SITE.to_ascii_uppercase(),
+        SITE.to_ascii_uppercase() + ".",
+    ] {
+        let other = Url::parse(&format!("https://{spelt}:{port}/ok")).expect("url");
+        let err = site
+            .fetch(FetchRequest::get(other.clone()))
+            .await
+            .expect_err("disallowed");
+        assert!(
+            matches!(err, FetchError::Disallowed { .. }),
+            "{other}: {err}"
+        );
+    }
+    assert!(server.seen().is_empty());
+}
+
 #[tokio::test]
 async fn the_user_agent_names_the_contact() {
     let pki = pki();
