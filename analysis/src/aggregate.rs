@@ -45,6 +45,8 @@ pub struct Aggregator {
     report: RunReport,
     outcomes: BTreeMap<String, u64>,
     outcomes_surface: BTreeMap<String, u64>,
+    /// Scanned sites per (outcome, reason kind).
+    reason_kinds: BTreeMap<(String, String), u64>,
     tool_counts: Vec<u32>,
     tool_names: HashMap<String, u64>,
     findings: BTreeMap<(String, String), u64>,
@@ -90,6 +92,10 @@ impl Aggregator {
             rep.sites_reachable += 1;
         }
         rep.defects += u64::from(r.defect);
+        if let Some(kind) = r.reason_kind {
+            let key = (r.outcome.as_str().to_owned(), kind.as_str().to_owned());
+            *self.reason_kinds.entry(key).or_default() += 1;
+        }
         if r.surface {
             rep.sites_with_surface += 1;
             bump(&mut self.outcomes_surface, r.outcome.as_str());
@@ -189,6 +195,7 @@ impl Aggregator {
         rep.outcomes_no_answer_not_measured =
             shares(&no_answer_not_measured(&self.outcomes), rep.sites_read);
         rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
+        rep.set_reason_kinds(std::mem::take(&mut self.reason_kinds));
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

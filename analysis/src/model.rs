@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use mcpcensus_store::FailureKind;
 use serde::{Deserialize, Serialize};
 
 /// A count and its share of a base, in percent.
@@ -184,6 +185,17 @@ pub struct RunReport {
     /// Scanned sites measured at a final origin other than their input's, by where they moved:
     /// `www`, `apex`, `other_subdomain`.
     pub measured_elsewhere: BTreeMap<String, u64>,
+    /// Scanned sites whose verdict has a typed reason (the record's `reason_kind`), by
+    /// outcome and kind, sorted by outcome then kind.
+    #[serde(default)]
+    pub outcomes_by_reason_kind: Vec<ReasonKindCount>,
+    /// Scanned sites whose reason kind is `body_cap`: an answer over 64 KB.
+    #[serde(default)]
+    pub sites_body_cap: u64,
+    /// Scanned sites whose reason kind is `newer_revision_only`: the server speaks only a
+    /// revision newer than the survey's (2026-07-28), not a defect.
+    #[serde(default)]
+    pub sites_newer_revision_only: u64,
     pub defects: u64,
     pub protocol_versions: BTreeMap<String, u64>,
     pub transports: BTreeMap<String, u64>,
@@ -203,6 +215,38 @@ pub struct RunReport {
     pub adoption: Adoption,
     /// The top-level domains with the most endpoints (ties: more scanned sites, then name).
     pub adoption_by_tld: Vec<TldAdoption>,
+}
+
+/// Scanned sites of one outcome whose verdict has one typed reason kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReasonKindCount {
+    pub outcome: String,
+    pub reason_kind: String,
+    pub sites: u64,
+}
+
+impl RunReport {
+    /// Fills `outcomes_by_reason_kind` and the two headline counts from the scanned sites per
+    /// `(outcome, reason kind)`; both back ends count those, this orders and sums them.
+    pub fn set_reason_kinds(&mut self, counts: BTreeMap<(String, String), u64>) {
+        let sites_of = |kind: FailureKind| {
+            counts
+                .iter()
+                .filter(|((_, k), _)| k == kind.as_str())
+                .map(|(_, n)| n)
+                .sum()
+        };
+        self.sites_body_cap = sites_of(FailureKind::BodyCap);
+        self.sites_newer_revision_only = sites_of(FailureKind::NewerRevisionOnly);
+        self.outcomes_by_reason_kind = counts
+            .into_iter()
+            .map(|((outcome, reason_kind), sites)| ReasonKindCount {
+                outcome,
+                reason_kind,
+                sites,
+            })
+            .collect();
+    }
 }
 
 /// A site whose verdict changed between two runs.

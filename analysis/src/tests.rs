@@ -124,6 +124,62 @@ fn counts_outcomes_sites_and_tool_quantiles() {
 }
 
 #[test]
+fn outcomes_are_counted_by_reason_kind_with_the_two_kinds_apart() {
+    use mcpcensus_store::FailureKind;
+    let kinds = [
+        (Outcome::Fail, Some(FailureKind::BodyCap)),
+        (Outcome::Fail, Some(FailureKind::BodyCap)),
+        (Outcome::Fail, Some(FailureKind::NewerRevisionOnly)),
+        (Outcome::Fail, Some(FailureKind::Answer)),
+        (Outcome::OutOfScope, Some(FailureKind::NoEndpoint)),
+        (Outcome::Unreachable, Some(FailureKind::Dns)),
+        // Not scanned, and a verdict without a kind (schema 2): left out.
+        (Outcome::InvalidInput, Some(FailureKind::Input)),
+        (Outcome::Fail, None),
+    ];
+    let records = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, (outcome, kind))| {
+            let mut r = site(i, *outcome);
+            r.reason_kind = *kind;
+            r
+        })
+        .collect();
+    let r = report(records);
+    assert_eq!(r.sites_body_cap, 2);
+    assert_eq!(r.sites_newer_revision_only, 1);
+    let rows: Vec<(&str, &str, u64)> = r
+        .outcomes_by_reason_kind
+        .iter()
+        .map(|k| (k.outcome.as_str(), k.reason_kind.as_str(), k.sites))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("fail", "answer", 1),
+            ("fail", "body_cap", 2),
+            ("fail", "newer_revision_only", 1),
+            ("out_of_scope", "no_endpoint", 1),
+            ("unreachable", "dns", 1),
+        ]
+    );
+    let report = Report {
+        run: r,
+        ..Report::default()
+    };
+    let headline = "nswers over 64 KB: 2; servers that speak a newer revision only: 1";
+    assert!(render::text::render(&report).contains(headline));
+    let md = render::markdown::render(&report);
+    assert!(md.contains(headline), "{md}");
+    assert!(
+        md.contains("| fail | newer\\_revision\\_only | 1 |"),
+        "{md}"
+    );
+    assert!(render::html::render(&report).contains(headline));
+}
+
+#[test]
 fn one_fingerprint_on_many_sites_is_a_platform_counted_once() {
     let mut records: Vec<Record> = (0..6)
         .map(|i| server(i, &["buy", "cart"], "shopify-mcp"))

@@ -27,6 +27,13 @@ pub struct OutcomeRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct ReasonKindRow {
+    pub outcome: String,
+    pub kind: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct EntryRow {
     pub entry: String,
     pub sites: u64,

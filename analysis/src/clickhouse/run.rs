@@ -43,7 +43,7 @@ pub async fn run_report(
         top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
-    let (findings, grades, platforms, deprecated, tlds) = tokio::try_join!(
+    let (findings, grades, platforms, deprecated, tlds, reason_kinds) = tokio::try_join!(
         all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
         all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
         all::<PlatformRow>(
@@ -60,6 +60,7 @@ pub async fn run_report(
             c.query(sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
             "adoption_by_tld"
         ),
+        all::<ReasonKindRow>(c.query(sql::REASON_KINDS).bind(run_id), "reason_kinds"),
     )?;
     let outcomes: Counts = outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
     let mut rep = RunReport {
@@ -105,6 +106,12 @@ pub async fn run_report(
         rep.measured_elsewhere,
         surface_outcomes,
     ) = fields;
+    rep.set_reason_kinds(
+        reason_kinds
+            .into_iter()
+            .map(|r| ((r.outcome, r.kind), r.sites))
+            .collect(),
+    );
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     Ok(rep)

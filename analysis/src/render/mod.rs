@@ -1,6 +1,10 @@
 //! Renderings of a report: text for terminals, JSON for machines, one HTML page with SVG
-//! charts, and Markdown; HTML and Markdown lay the report out the same way (`sections`).
+//! charts, Markdown, and a folder of CSV sheets; HTML, Markdown and CSV lay the report out the
+//! same way (`sections`).
 
+pub mod csv;
+#[cfg(test)]
+mod csv_tests;
 pub mod html;
 pub mod markdown;
 pub mod sections;

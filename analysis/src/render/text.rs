@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use mcpcensus_store::inert::terminal_text as shown;
 
+use super::sections::reason_headline;
 use crate::model::{Ranked, Report, Share, MEASURED_OUTCOMES};
 
 pub fn render(report: &Report) -> String {
@@ -22,6 +23,7 @@ pub fn render(report: &Report) -> String {
         r.sites_with_discovery_document,
         r.endpoints
     );
+    let _ = writeln!(out, "{}", reason_headline(r));
     section(
         &mut out,
         &format!(
@@ -39,6 +41,19 @@ pub fn render(report: &Report) -> String {
         share_row(&mut out, k, s);
     }
     let _ = writeln!(out, "  {:<28} {:>10}", "defects", r.defects);
+    section(
+        &mut out,
+        "Scanned sites by outcome and reason kind (verdicts with a typed reason)",
+    );
+    for k in &r.outcomes_by_reason_kind {
+        let _ = writeln!(
+            out,
+            "  {:<14} {:<24} {:>10}",
+            shown(&k.outcome),
+            shown(&k.reason_kind),
+            k.sites
+        );
+    }
     section(
         &mut out,
         &format!(

@@ -220,6 +220,8 @@ pub enum ReportFormat {
     Json,
     Html,
     Markdown,
+    /// A folder of CSV files, one per table (give it with -o DIR).
+    Csv,
 }
 
 #[derive(Debug, Args)]
@@ -243,6 +245,7 @@ pub struct ReportArgs {
     pub compare: Option<String>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
+    /// Write to this file instead of standard output; csv: the folder (needed).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

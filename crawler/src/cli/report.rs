@@ -2,9 +2,10 @@
 //! rule titles and the run manifests' methods, in the format asked for.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use mcpcensus_analysis::{attach_titles, fill_missing_methods, render, Report, ReportSettings};
 
 use super::args::{ReportArgs, ReportFormat};
@@ -31,7 +32,34 @@ async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Re
     Ok(report)
 }
 
+/// Writes every CSV sheet of the report into `dir` (created if missing; files of the same
+/// name are replaced).
+fn write_sheets(dir: &Path, report: &Report) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let sheets = render::csv::sheets(report);
+    for sheet in &sheets {
+        let path = dir.join(&sheet.file);
+        std::fs::write(&path, &sheet.text)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    eprintln!(
+        "wrote {} CSV files to {} (listed in {})",
+        sheets.len(),
+        dir.display(),
+        render::csv::INDEX_FILE
+    );
+    Ok(())
+}
+
+/// `--format csv` without `-o`.
+const CSV_NEEDS_DIR: &str =
+    "--format csv writes a folder of files, one per table: give it with -o DIR";
+
 pub async fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    // Checked before anything is read: CSV is a folder of files, standard output holds one.
+    if args.format == ReportFormat::Csv && args.output.is_none() {
+        bail!(CSV_NEEDS_DIR);
+    }
     let mut report = build(&args, ReportSettings::default()).await?;
     attach_titles(&mut report, rule_title);
     let text = match args.format {
@@ -39,6 +67,13 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         ReportFormat::Json => render::json(&report),
         ReportFormat::Html => render::html::render(&report),
         ReportFormat::Markdown => render::markdown::render(&report),
+        ReportFormat::Csv => {
+            let Some(dir) = &args.output else {
+                bail!(CSV_NEEDS_DIR)
+            };
+            write_sheets(dir, &report)?;
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     match &args.output {
         Some(path) => {

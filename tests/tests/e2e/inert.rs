@@ -1,8 +1,8 @@
 //! Server text in every output a person or a program opens is inert: ten sites of one MCP server
 //! (a platform, so its server name reaches the report) whose tool names and server info are a
 //! spreadsheet formula, a tag with a script, terminal escape sequences and a bidi override,
-//! crawled; then the CSV export, the Markdown, text and HTML reports and `check --explain` are
-//! read byte for byte.
+//! crawled; then the CSV export, the report's CSV sheets, the Markdown, text and HTML reports
+//! and `check --explain` are read byte for byte.
 
 use std::path::Path;
 
@@ -103,6 +103,25 @@ async fn server_text_is_inert_in_csv_markdown_text_html_and_check() {
     let sites = std::fs::read_to_string(Path::new(&dir).join("sites.csv")).unwrap();
     assert!(sites.contains(",\"'@SUM(1+1)<script>"), "{sites}");
     assert!(sites.contains(",\"'-1+1"), "{sites}");
+
+    // The report's CSV sheets: the same guard in every cell of every sheet.
+    let sheets = crawl.path("sheets");
+    let args = ["report", "--from", &store, "--format", "csv", "-o", &sheets];
+    mcpcensus(&args).await.unwrap();
+    for entry in std::fs::read_dir(&sheets).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for cell in csv_cells(&text) {
+            assert!(!cell.starts_with(FORMULA_STARTS), "{path:?}: {cell:?}");
+        }
+    }
+    let names = std::fs::read_to_string(Path::new(&sheets).join("tool-names.csv")).unwrap();
+    assert!(
+        names.contains("\n\"'=HYPERLINK(\"\"https://evil.example/\"\",\"\"click\"\")\",10\n"),
+        "{names}"
+    );
+    let platforms = std::fs::read_to_string(Path::new(&sheets).join("platforms.csv")).unwrap();
+    assert!(platforms.contains(",\"'@SUM(1+1)<script>"), "{platforms}");
 
     // Markdown: no tag, no table syntax, no escape sequence of the server's.
     let md = report(&store, "markdown", &crawl.path("report.md")).await;

@@ -26,6 +26,7 @@ mod report_clickhouse;
 mod report_compare;
 mod report_html;
 mod report_page;
+mod report_tables;
 mod safety;
 mod sdk;
 mod shapes;

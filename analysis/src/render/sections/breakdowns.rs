@@ -3,14 +3,16 @@
 //! when some site has them. A new per-site count (say, sites measured at another origin than
 //! the one listed) is a `RunReport` field and one more `Table::counts` here.
 
-use super::{Cell, Section, Table};
+use super::{Cell, Layout, Section, Table};
 use crate::methods::OUTCOME_MAPPING;
 use crate::model::{Ranked, RunReport, Share, MEASURED_OUTCOMES};
 
-pub fn section(r: &RunReport) -> Section {
+pub fn section(r: &RunReport, layout: Layout) -> Section {
+    let every = layout == Layout::Sheets;
     let mut tables = vec![
         measured_outcomes(r),
         outcomes(r),
+        reason_kinds(r),
         outcome_table(
             "outcomes-surface",
             "Outcomes over the sites with an API or agent surface",
@@ -80,12 +82,12 @@ pub fn section(r: &RunReport) -> Section {
         ),
     ];
     for (id, title, key, map) in deep {
-        if !map.is_empty() {
+        if every || !map.is_empty() {
             tables.push(Table::counts(id, title, [key, "Sites"], map));
         }
     }
     tables.push(findings(r));
-    if !r.grades.is_empty() {
+    if every || !r.grades.is_empty() {
         tables.push(Table::counts(
             "grades",
             "Tool description grades",
@@ -159,6 +161,34 @@ fn measured_outcomes(r: &RunReport) -> Table {
 fn outcomes(r: &RunReport) -> Table {
     let note = format!("{} records; {} with a defect.", r.sites_read, r.defects);
     outcome_table("outcomes", "Every record by outcome", note, &r.outcomes)
+}
+
+/// Scanned sites whose verdict has a typed reason, by outcome and kind.
+fn reason_kinds(r: &RunReport) -> Table {
+    let mut t = Table::new(
+        "outcomes-by-reason-kind",
+        "Outcomes by reason kind",
+        &["Outcome", "Reason kind", "Sites"],
+    )
+    .note(format!(
+        "Scanned sites whose verdict has a typed reason (docs/records.md). {} answered over \
+         64 KB (body_cap); {} speak a newer revision only (newer_revision_only, not a defect).",
+        r.sites_body_cap, r.sites_newer_revision_only
+    ))
+    .bars(2, "")
+    .labelled_by(&[0, 1]);
+    t.rows = r
+        .outcomes_by_reason_kind
+        .iter()
+        .map(|k| {
+            vec![
+                Cell::text(&k.outcome),
+                Cell::text(&k.reason_kind),
+                Cell::Count(k.sites),
+            ]
+        })
+        .collect();
+    t
 }
 
 fn outcome_table(

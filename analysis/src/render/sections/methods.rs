@@ -1,24 +1,34 @@
 //! Methods: how the data was taken, from the run manifests, what was asked of each site and
 //! never done, and how the outcomes map to the measurement's.
 
-use super::{Cell, Section, Table};
+use super::{Cell, Layout, Section, Table};
 use crate::methods::VERDICT_SETTINGS;
 use crate::model::{Report, RunMethods};
 
-/// What every run asks of a site, and what it never does.
-pub const REQUESTED: [&str; 3] = [
-    "The survey asks each site for its home page and the public MCP discovery documents \
-     (/.well-known/mcp/server-card.json, the legacy card paths, /.well-known/ai-catalog.json), \
-     sends one plain GET to /mcp, and, when it finds an endpoint on the site, opens one MCP \
-     session of at most three POST requests (initialize, notifications/initialized, \
-     tools/list) within 12 s.",
-    "At probe level deep, the deep probe then sends at most 9 more requests to the endpoint \
-     (server/discover or initialize, a GET for the older HTTP+SSE stream, tools/list pages, and \
-     the OAuth protected-resource and authorization-server metadata when the server asks for \
-     authentication).",
-    "Never done: no tool was called (no tools/call, prompts/get or resources/read), no \
-     credential, cookie or Origin header was sent, no redirect was followed, and only \
-     addresses that passed the address guard were connected to.",
+/// What every run asks of a site, and what it never does, each under a short name (the key of
+/// the CSV's `methods.csv`).
+pub const REQUESTED: [(&str, &str); 3] = [
+    (
+        "asked of each site",
+        "The survey asks each site for its home page and the public MCP discovery documents \
+         (/.well-known/mcp/server-card.json, the legacy card paths, /.well-known/ai- \
+         catalog.json), sends one plain GET to /mcp, and, when it finds an endpoint on the \
+         site, opens one MCP session of at most three POST requests (initialize, \
+         notifications/initialized, tools/list) within 12 s.",
+    ),
+    (
+        "deep probe",
+        "At probe level deep, the deep probe then sends at most 9 more requests to the \
+         endpoint (server/discover or initialize, a GET for the older HTTP+SSE stream, \
+         tools/list pages, and the OAuth protected-resource and authorization-server metadata \
+         when the server asks for authentication).",
+    ),
+    (
+        "never done",
+        "Never done: no tool was called (no tools/call, prompts/get or resources/read), no \
+         credential, cookie or Origin header was sent, no redirect was followed, and only \
+         addresses that passed the address guard were connected to.",
+    ),
 ];
 
 fn or_dash(v: &Option<String>) -> Cell {
@@ -93,8 +103,8 @@ fn settings(list: &[RunMethods]) -> Table {
     t
 }
 
-fn inputs(list: &[RunMethods]) -> Option<Table> {
-    if list.iter().all(|m| m.inputs.is_empty()) {
+fn inputs(list: &[RunMethods], layout: Layout) -> Option<Table> {
+    if layout == Layout::Page && list.iter().all(|m| m.inputs.is_empty()) {
         return None;
     }
     let mut t = Table::new(
@@ -115,9 +125,9 @@ fn inputs(list: &[RunMethods]) -> Option<Table> {
     Some(t)
 }
 
-pub fn section(report: &Report) -> Section {
+pub fn section(report: &Report, layout: Layout) -> Section {
     let m = &report.methods;
-    let mut text: Vec<String> = REQUESTED.iter().map(|s| (*s).to_owned()).collect();
+    let mut text: Vec<String> = REQUESTED.iter().map(|(_, s)| (*s).to_owned()).collect();
     if m.runs.iter().any(|r| !r.manifest) {
         text.push(
             "Runs marked \"no manifest\" were reported without their run manifests (runs \
@@ -127,7 +137,7 @@ pub fn section(report: &Report) -> Section {
         );
     }
     let mut tables = vec![runs(&m.runs), settings(&m.runs)];
-    match inputs(&m.runs) {
+    match inputs(&m.runs, layout) {
         Some(t) => tables.push(t),
         None => text.push("The run manifests record no input file sizes or checksums.".into()),
     }

@@ -6,9 +6,10 @@ mod methods;
 mod trends;
 mod trends_labels;
 
+pub use methods::REQUESTED;
 pub use trends_labels::{by_label as label_table, NO_LABEL};
 
-use crate::model::Report;
+use crate::model::{Report, RunReport};
 
 /// One table cell: text, or a number kept as a number (sorting, charts).
 #[derive(Debug, Clone, PartialEq)]
@@ -140,15 +141,32 @@ pub struct Section {
     pub tables: Vec<Table>,
 }
 
+/// Which tables a rendering lays out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// The page and the Markdown: tables only the deep probe fills, tool grades and input files
+    /// when there is something in them, the trends with more than one run.
+    Page,
+    /// The CSV sheets: those tables always (an empty one is its header), so a sheet's file is
+    /// there whatever the run held; the comparison's and the by-label tables still only when
+    /// the report has a comparison or a labelled run.
+    Sheets,
+}
+
 /// The report's sections in reading order: trends (with more than one run), breakdowns of the
 /// reported run, methods.
 pub fn sections(report: &Report) -> Vec<Section> {
+    laid_out(report, Layout::Page)
+}
+
+/// The sections with the tables `layout` asks for.
+pub fn laid_out(report: &Report, layout: Layout) -> Vec<Section> {
     let mut out = Vec::new();
-    if let Some(trends) = trends::section(report) {
+    if let Some(trends) = trends::section(report, layout) {
         out.push(trends);
     }
-    out.push(breakdowns::section(&report.run));
-    out.push(methods::section(report));
+    out.push(breakdowns::section(&report.run, layout));
+    out.push(methods::section(report, layout));
     out
 }
 
@@ -158,13 +176,23 @@ pub fn summary(report: &Report) -> String {
     let a = &r.adoption;
     format!(
         "Run {}: {} sites read, {} scanned, {} answered. {} have an MCP endpoint ({} counting \
-         each platform once), {} pass.",
+         each platform once), {} pass. {}.",
         r.run_id,
         r.sites_read,
         r.sites_scanned,
         r.sites_reachable,
         a.endpoints,
         a.endpoints_platforms_once,
-        a.passing
+        a.passing,
+        reason_headline(r)
+    )
+}
+
+/// The two reason kinds the headline counts apart: answers over the 64 KB cap, and servers
+/// that speak only a newer revision than the survey's (not a defect).
+pub fn reason_headline(r: &RunReport) -> String {
+    format!(
+        "Answers over 64 KB: {}; servers that speak a newer revision only: {}",
+        r.sites_body_cap, r.sites_newer_revision_only
     )
 }

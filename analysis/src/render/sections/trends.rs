@@ -3,7 +3,7 @@
 
 use mcpcensus_store::Outcome;
 
-use super::{Cell, Chart, Section, Table};
+use super::{Cell, Chart, Layout, Section, Table};
 use crate::model::{Comparison, HistoryPoint, Report, Share};
 
 /// Adoption series: a name and the count it takes from a run. Each is drawn as a share of
@@ -21,12 +21,13 @@ const SERIES: [Measure; 4] = [
 /// The populations adoption is a share of (a new population is one more entry here).
 const DENOMINATORS: [Measure; 1] = [("sites scanned", |h| h.sites_scanned)];
 
-pub fn section(report: &Report) -> Option<Section> {
-    if report.history.len() < 2 && report.comparison.is_none() {
+pub fn section(report: &Report, layout: Layout) -> Option<Section> {
+    let over_runs = report.history.len() > 1 || layout == Layout::Sheets;
+    if !over_runs && report.comparison.is_none() {
         return None;
     }
     let mut tables = Vec::new();
-    if report.history.len() > 1 {
+    if over_runs {
         tables.push(adoption(&report.history));
         tables.push(outcomes(&report.history));
         tables.extend(super::trends_labels::by_label(&report.history));

@@ -49,6 +49,8 @@ struct Fixture {
     records: Vec<Record>,
     /// `mcpcensus export --format jsonl` of the crawl, as written.
     export: String,
+    /// `mcpcensus report --format json` of the crawl.
+    report: Value,
     crawl_time: Duration,
     /// Keeps the web's tasks running for the whole test process.
     _runtime: tokio::runtime::Runtime,
@@ -78,7 +80,7 @@ fn build_fixture() -> Fixture {
         .enable_all()
         .build()
         .unwrap();
-    let (world, records, export, crawl_time) = runtime.block_on(async {
+    let (world, records, export, report, crawl_time) = runtime.block_on(async {
         let world = sites::start().await;
         let crawl = WebCrawl::new();
         let exclude = crawl.path("exclude.txt");
@@ -115,12 +117,20 @@ fn build_fixture() -> Fixture {
             std::process::ExitCode::SUCCESS
         );
         let export = std::fs::read_to_string(&out).unwrap();
-        (world, records, export, crawl_time)
+        let json = crawl.path("report.json");
+        let args = ["report", "--from", &store, "--format", "json", "-o", &json];
+        assert_eq!(
+            mcpcensus(&args).await.unwrap(),
+            std::process::ExitCode::SUCCESS
+        );
+        let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (world, records, export, report, crawl_time)
     });
     Fixture {
         world,
         records,
         export,
+        report,
         crawl_time,
         _runtime: runtime,
     }

@@ -292,6 +292,34 @@ fn an_answer_over_64_kb_fails_with_a_defect_its_own_reason_and_the_names_read() 
 }
 
 #[test]
+fn the_report_counts_the_servers_that_fail_only_on_the_cap() {
+    let run = &fixture().report["run"];
+    let mut on_cap: Vec<&str> = fixture()
+        .records
+        .iter()
+        .filter(|r| r.reason_kind == Some(mcpcensus_store::FailureKind::BodyCap))
+        .filter_map(|r| r.host.as_deref())
+        .collect();
+    on_cap.sort_unstable();
+    assert_eq!(on_cap, ["long-list-tools.test", "oversize-tools.test"]);
+    assert_eq!(run["sites_body_cap"], 2, "{run}");
+    let rows = run["outcomes_by_reason_kind"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .any(|k| k["outcome"] == "fail" && k["reason_kind"] == "body_cap" && k["sites"] == 2),
+        "{rows:?}"
+    );
+    // The rows count every scanned site with a reason kind once.
+    let with_kind = fixture()
+        .records
+        .iter()
+        .filter(|r| mcpcensus_store::scanned(r.outcome) && r.reason_kind.is_some())
+        .count() as u64;
+    let counted: u64 = rows.iter().map(|k| k["sites"].as_u64().unwrap()).sum();
+    assert_eq!(counted, with_kind);
+}
+
+#[test]
 fn thirty_tools_keep_25_in_the_first_25_field() {
     let names: Vec<String> = (1..=30).map(|i| format!("tool_{i:02}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
