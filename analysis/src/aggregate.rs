@@ -47,6 +47,8 @@ pub struct Aggregator {
     outcomes_surface: BTreeMap<String, u64>,
     /// Scanned sites per (outcome, reason kind).
     reason_kinds: BTreeMap<(String, String), u64>,
+    /// Scanned sites, surface, endpoints and passing per exclusive rank slot.
+    rank_slots: [RankBucket; RANK_BUCKETS.len() + 2],
     tool_counts: Vec<u32>,
     tool_names: HashMap<String, u64>,
     findings: BTreeMap<(String, String), u64>,
@@ -122,6 +124,11 @@ impl Aggregator {
             bump(&mut rep.deprecated_features, feature.as_str());
         }
         let pass = r.outcome == Outcome::Pass;
+        let slot = &mut self.rank_slots[rank_slot(r.rank.map(u64::from))];
+        slot.scanned += 1;
+        slot.surface += u64::from(r.surface);
+        slot.endpoints += u64::from(r.endpoint.is_some());
+        slot.passing += u64::from(r.endpoint.is_some() && pass);
         if let Some(host) = &r.host {
             let t = self.tlds.entry(tld(host).to_owned()).or_default();
             t.0 += 1;
@@ -196,6 +203,7 @@ impl Aggregator {
             shares(&no_answer_not_measured(&self.outcomes), rep.sites_read);
         rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
         rep.set_reason_kinds(std::mem::take(&mut self.reason_kinds));
+        rep.set_rank_buckets(&self.rank_slots);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

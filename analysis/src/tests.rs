@@ -524,3 +524,41 @@ fn html_report_escapes_hostile_text() {
         "only the sorting script"
     );
 }
+
+#[test]
+fn rank_slots_meet_the_bucket_bounds_and_buckets_are_cumulative() {
+    use crate::model::{rank_slot, RankBucket, RunReport, RANK_BUCKETS};
+    assert_eq!(rank_slot(Some(1)), 0);
+    assert_eq!(rank_slot(Some(1_000)), 0);
+    assert_eq!(rank_slot(Some(1_001)), 1);
+    assert_eq!(rank_slot(Some(10_000_000)), 4);
+    assert_eq!(rank_slot(Some(10_000_001)), 5);
+    assert_eq!(rank_slot(None), 6);
+    let mut slots: [RankBucket; RANK_BUCKETS.len() + 2] = Default::default();
+    let mut rep = RunReport::default();
+    slots[6].scanned = 9;
+    rep.set_rank_buckets(&slots);
+    assert!(rep.adoption_by_rank.is_empty(), "no rank, no buckets");
+    slots[0].scanned = 2;
+    slots[0].endpoints = 1;
+    slots[3].scanned = 5;
+    slots[5].scanned = 1;
+    rep.set_rank_buckets(&slots);
+    let got: Vec<(&str, u64, u64)> = rep
+        .adoption_by_rank
+        .iter()
+        .map(|b| (b.bucket.as_str(), b.scanned, b.endpoints))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("top 1k", 2, 1),
+            ("top 10k", 2, 1),
+            ("top 100k", 2, 1),
+            ("top 1M", 7, 1),
+            ("top 10M", 7, 1),
+            ("all ranked", 8, 1),
+            ("unranked", 9, 0),
+        ]
+    );
+}

@@ -34,6 +34,15 @@ pub struct ReasonKindRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct RankSlotRow {
+    pub slot: u8,
+    pub scanned: u64,
+    pub surface: u64,
+    pub endpoints: u64,
+    pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct EntryRow {
     pub entry: String,
     pub sites: u64,

@@ -43,7 +43,7 @@ pub async fn run_report(
         top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
-    let (findings, grades, platforms, deprecated, tlds, reason_kinds) = tokio::try_join!(
+    let (findings, grades, platforms, deprecated, tlds, reason_kinds, rank_slots) = tokio::try_join!(
         all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
         all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
         all::<PlatformRow>(
@@ -61,6 +61,7 @@ pub async fn run_report(
             "adoption_by_tld"
         ),
         all::<ReasonKindRow>(c.query(sql::REASON_KINDS).bind(run_id), "reason_kinds"),
+        all::<RankSlotRow>(c.query(sql::RANK_SLOTS).bind(run_id), "rank_slots"),
     )?;
     let outcomes: Counts = outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
     let mut rep = RunReport {
@@ -112,6 +113,19 @@ pub async fn run_report(
             .map(|r| ((r.outcome, r.kind), r.sites))
             .collect(),
     );
+    let mut slots: [RankBucket; RANK_BUCKETS.len() + 2] = Default::default();
+    for row in rank_slots {
+        if let Some(slot) = slots.get_mut(usize::from(row.slot)) {
+            *slot = RankBucket {
+                scanned: row.scanned,
+                surface: row.surface,
+                endpoints: row.endpoints,
+                passing: row.passing,
+                ..RankBucket::default()
+            };
+        }
+    }
+    rep.set_rank_buckets(&slots);
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     Ok(rep)

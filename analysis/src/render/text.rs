@@ -93,6 +93,24 @@ pub fn render(report: &Report) -> String {
             d.soft_404
         );
     }
+    if !r.adoption_by_rank.is_empty() {
+        section(
+            &mut out,
+            "Adoption by rank (cumulative buckets: scanned, with a surface, endpoints, passing)",
+        );
+        for b in &r.adoption_by_rank {
+            let _ = writeln!(
+                out,
+                "  {:<12} {:>10} {:>10} {:>10} {:>6.1}% {:>10}",
+                b.bucket,
+                b.scanned,
+                b.surface,
+                b.endpoints,
+                Share::of(b.endpoints, b.scanned).percent,
+                b.passing
+            );
+        }
+    }
     section(&mut out, "Adoption");
     let a = &r.adoption;
     let _ = writeln!(

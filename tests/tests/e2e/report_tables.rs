@@ -15,7 +15,7 @@ use mcpcensus_simweb::shapes::Shape;
 use mcpcensus_simweb::{Reply, SimWeb, Site};
 use serde_json::Value;
 
-use crate::util::{mcpcensus, test_server_url, unique_db, WebCrawl};
+use crate::util::{csv_records, mcpcensus, test_server_url, unique_db, WebCrawl};
 
 /// A tool list this large is over the 64 KB cap and holds no complete answer in it.
 const OVERSIZE_BYTES: usize = 80 * 1024;
@@ -52,7 +52,14 @@ async fn crawl_twice() -> (SimWeb, WebCrawl, String) {
         newest.input.as_str(),
         "plain.test",
     ];
-    std::fs::write(&list, hosts.map(|h| web.input(h)).join("\n")).unwrap();
+    // A Tranco-style list: the first three ranked, the last not.
+    let ranks = ["1,", "2,", "1500,", ""];
+    let lines: Vec<String> = hosts
+        .iter()
+        .zip(ranks)
+        .map(|(h, rank)| format!("{rank}{}", web.input(h)))
+        .collect();
+    std::fs::write(&list, lines.join("\n")).unwrap();
     let ca = crawl.path("ca.pem");
     web.write_ca_pem(&ca).unwrap();
     let out = crawl.path("store");
@@ -98,25 +105,40 @@ async fn report(crawl: &WebCrawl, source: &[&str], format: &str, name: &str) -> 
 
 /// The rows of a CSV text as a reader sees them (RFC 4180), with the formula guard stripped.
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    let (mut rows, mut row, mut cell) = (Vec::new(), Vec::new(), String::new());
-    let (mut quoted, mut chars) = (false, text.chars().peekable());
     let unguard = |c: String| c.strip_prefix('\'').map(str::to_owned).unwrap_or(c);
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                cell.push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => row.push(unguard(std::mem::take(&mut cell))),
-            ('\n', false) => {
-                row.push(unguard(std::mem::take(&mut cell)));
-                rows.push(std::mem::take(&mut row));
-            }
-            (c, _) => cell.push(c),
-        }
-    }
-    rows
+    csv_records(text)
+        .into_iter()
+        .map(|row| row.into_iter().map(unguard).collect())
+        .collect()
+}
+
+/// Adoption by rank: cumulative buckets over the ranked sites, the unranked one apart.
+fn assert_ranks(json: &Value) {
+    let buckets: Vec<(&str, u64, u64, u64)> = json["run"]["adoption_by_rank"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["bucket"].as_str().unwrap(),
+                b["scanned"].as_u64().unwrap(),
+                b["endpoints"].as_u64().unwrap(),
+                b["passing"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        buckets,
+        [
+            ("top 1k", 2, 2, 1),
+            ("top 10k", 3, 3, 1),
+            ("top 100k", 3, 3, 1),
+            ("top 1M", 3, 3, 1),
+            ("top 10M", 3, 3, 1),
+            ("all ranked", 3, 3, 1),
+            ("unranked", 1, 0, 0),
+        ]
+    );
 }
 
 /// Every file of a CSV folder, by name, as its text.
@@ -345,6 +367,7 @@ async fn reason_kinds_are_counted_apart_and_every_table_is_a_csv_sheet() {
     let store: &[&str] = &["--from", &out];
     let json: Value = serde_json::from_str(&report(&crawl, store, "json", "r.json").await).unwrap();
     assert_reason_kinds(&json);
+    assert_ranks(&json);
 
     let text = report(&crawl, store, "text", "r.txt").await;
     assert!(text.contains(HEADLINE), "{text}");
@@ -361,8 +384,15 @@ async fn reason_kinds_are_counted_apart_and_every_table_is_a_csv_sheet() {
         md.contains("| fail | newer\\_revision\\_only | 1 |"),
         "{md}"
     );
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["top", "1k", "2", "2", "2", "100.0%", "1"]),
+        "{text}"
+    );
     let html = report(&crawl, store, "html", "r.html").await;
     assert!(html.contains(HEADLINE));
+    assert!(html.contains("id=\"t-adoption-by-rank\""));
     assert!(html.contains("id=\"t-outcomes-by-reason-kind\""));
 
     // CSV needs a folder: without -o it stops with a clear error, before reading anything.
@@ -393,6 +423,7 @@ async fn clickhouse_gives_the_same_reason_kinds_and_sheets() {
         serde_json::from_str(&report(&crawl, clickhouse, "json", "c.json").await).unwrap();
     assert_eq!(from_ch, from_store);
     assert_reason_kinds(&from_ch);
+    assert_ranks(&from_ch);
     report(&crawl, store, "csv", "s-sheets").await;
     report(&crawl, clickhouse, "csv", "c-sheets").await;
     let (s, c) = (

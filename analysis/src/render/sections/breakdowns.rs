@@ -103,6 +103,9 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
         &r.top_tool_names,
     ));
     tables.push(tlds(r));
+    if every || !r.adoption_by_rank.is_empty() {
+        tables.push(ranks(r));
+    }
     tables.extend(platforms(r));
     tables.push(ranked(
         "top-domains",
@@ -333,6 +336,41 @@ fn tlds(r: &RunReport) -> Table {
                 Cell::Count(a.endpoints),
                 Cell::Percent(Share::of(a.endpoints, a.scanned).percent),
                 Cell::Count(a.passing),
+            ]
+        })
+        .collect();
+    t
+}
+
+/// Adoption by the input's rank, in cumulative buckets (sites of a ranked list only).
+fn ranks(r: &RunReport) -> Table {
+    let mut t = Table::new(
+        "adoption-by-rank",
+        "Adoption by rank",
+        &[
+            "Bucket",
+            "Sites scanned",
+            "With a surface",
+            "Endpoints",
+            "Endpoint share",
+            "Passing",
+        ],
+    )
+    .note(
+        "Cumulative buckets of the input's rank, as the Web Almanac reports them (top 1k holds          the sites ranked 1 to 1,000; top 10k those ranked 1 to 10,000, ...); CrUX ranks are its          buckets. Shown when the input lists had ranks.",
+    )
+    .bars(4, "%");
+    t.rows = r
+        .adoption_by_rank
+        .iter()
+        .map(|b| {
+            vec![
+                Cell::text(&b.bucket),
+                Cell::Count(b.scanned),
+                Cell::Count(b.surface),
+                Cell::Count(b.endpoints),
+                Cell::Percent(Share::of(b.endpoints, b.scanned).percent),
+                Cell::Count(b.passing),
             ]
         })
         .collect();
