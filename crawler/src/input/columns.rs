@@ -22,7 +22,7 @@ pub const RANK_HEADERS: [&str; 4] = ["rank", "globalrank", "global_rank", "posit
 
 /// A column named by the operator: a 1-based number or a header name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[serde(try_from = "ColumnText", into = "String")]
 pub enum Column {
     Number(usize),
     Name(String),
@@ -46,10 +46,21 @@ impl FromStr for Column {
     }
 }
 
-impl TryFrom<String> for Column {
+/// A column as a config file writes it: `host_column = 3` or `host_column = "Domain"`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ColumnText {
+    Number(u64),
+    Text(String),
+}
+
+impl TryFrom<ColumnText> for Column {
     type Error = String;
-    fn try_from(s: String) -> Result<Column, String> {
-        s.parse()
+    fn try_from(c: ColumnText) -> Result<Column, String> {
+        match c {
+            ColumnText::Number(n) => n.to_string().parse(),
+            ColumnText::Text(s) => s.parse(),
+        }
     }
 }
 
@@ -390,6 +401,19 @@ mod tests {
         assert_eq!(columns.read("5,b.example"), site("b.example", Some(5)));
         // A later line looking like a header is a line, not a header.
         assert_eq!(columns.read("origin,rank"), site("origin,rank", None));
+    }
+
+    #[test]
+    fn a_config_names_a_column_by_number_or_by_name() {
+        #[derive(Deserialize)]
+        struct C {
+            host_column: Column,
+            rank_column: Column,
+        }
+        let c: C = toml::from_str("host_column = 3\nrank_column = \"GlobalRank\"").unwrap();
+        assert_eq!(c.host_column, Column::Number(3));
+        assert_eq!(c.rank_column, Column::Name("globalrank".into()));
+        assert!(toml::from_str::<C>("host_column = 0\nrank_column = 1").is_err());
     }
 
     #[test]
