@@ -235,12 +235,15 @@ async fn feed(
             }
             None => {
                 let take_input = input_open && !room.held_full();
+                // All input taken and none held: the sites in flight finish as before this
+                // room existed (a stop now is no stop of intake).
+                let draining = !input_open && room.held() == 0;
                 let work = tokio::select! {
                     biased;
                     _ = failed.cancelled() => return Ending::Failed,
                     _ = local.cancelled() => return Ending::Failed,
-                    _ = shutdown.stop.cancelled() => return Ending::Interrupted,
-                    _ = &mut max_duration => return Ending::MaxDuration,
+                    _ = shutdown.stop.cancelled(), if !draining => return Ending::Interrupted,
+                    _ = &mut max_duration, if !draining => return Ending::MaxDuration,
                     // Reap finished sites so the set does not grow.
                     Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
                     () = room.freed() => continue,

@@ -151,6 +151,10 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         ", admitting {}",
         c.admit_limit.load(Ordering::Relaxed)
     ));
+    match c.held_for_address.load(Ordering::Relaxed) {
+        0 => {}
+        held => line.push_str(&format!(", {held} held for their address's turn")),
+    }
     match c.held_back_why.load(Ordering::Relaxed) {
         HELD_LAG => line.push_str(&format!(
             " (held back: the crawler lags {} ms)",

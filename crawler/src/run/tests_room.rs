@@ -64,6 +64,12 @@ fn held_jobs_come_back_when_their_address_has_room_addresses_in_turn() {
 }
 
 #[test]
+fn a_held_job_is_small() {
+    // The documented bound (~300 bytes a held site) is this plus its four strings.
+    assert!(std::mem::size_of::<SiteJob>() <= 160);
+}
+
+#[test]
 fn a_stopped_run_takes_every_held_job_once() {
     let room = room();
     room.enter(ip(1), None);
