@@ -151,17 +151,16 @@ pub fn initial(settings: &AdmissionSettings, ceiling: usize) -> u64 {
 }
 
 /// Waits until a new site may start: fewer in flight than admitted and the load not high (or
-/// fewer than the floor in flight, so a machine busy with others' work still crawls), and
-/// fewer than `waiting_room` sites waiting their turn on a shared address.
+/// fewer than the floor in flight, so a machine busy with others' work still crawls). The
+/// sites waiting their turn on a shared address are bounded by their room (`room`), not here.
 /// The time held back is counted.
-pub async fn admit(counters: &Counters, floor: usize, waiting_room: u64) {
+pub async fn admit(counters: &Counters, floor: usize) {
     let mut held: Option<Instant> = None;
     loop {
         let in_flight = counters.in_flight.load(Ordering::Relaxed);
         let limit = counters.admit_limit.load(Ordering::Relaxed);
         let lagging = counters.held_back_why.load(Ordering::Relaxed) != HELD_NONE;
-        let room = counters.waiting_turn.load(Ordering::Relaxed) < waiting_room;
-        if room && in_flight < limit && (!lagging || in_flight < floor as u64) {
+        if in_flight < limit && (!lagging || in_flight < floor as u64) {
             break;
         }
         held.get_or_insert_with(Instant::now);

@@ -1,4 +1,5 @@
-//! The crawl pipeline: intake → bounded queue → sites in flight (bounded) → writer.
+//! The crawl pipeline: intake → bounded queue → sites in flight (bounded) → writer, with the
+//! sites held back for their address (`room`) fed again before new input.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use super::admission::{self, AdmissionSettings};
 use super::intake::{self, Intake};
 use super::progress::{self, Counters, ProgressMode};
 use super::resume::DoneSet;
+use super::room::Room;
 use super::seat::Place;
 use super::sink::RecordSink;
 use super::site::{self, SiteContext};
@@ -28,9 +30,6 @@ use crate::scan::{SiteJob, Work};
 const INTAKE_QUEUE: usize = 1024;
 /// Records waiting for the writer.
 const WRITER_QUEUE: usize = 4096;
-/// Sites that may wait their turn on a shared address outside their places: this many, or
-/// as many as may work if that is more. A waiting site holds no connection, only its job.
-const WAITING_ROOM: u64 = 1024;
 
 /// How the pipeline is stopped from outside.
 #[derive(Debug, Clone, Default)]
@@ -142,8 +141,9 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         max_duration,
         admission: admission_settings,
     };
+    let room = Arc::new(Room::for_concurrency(concurrency, stages.counters.clone()));
     let mut tasks = JoinSet::new();
-    let ending = feed(&feed_job, &mut stages, &mut tasks, &shutdown).await;
+    let ending = feed(&feed_job, &mut stages, &mut tasks, &shutdown, &room).await;
     stages.intake.stop.store(true, Ordering::Relaxed);
     if matches!(ending, Ending::Interrupted | Ending::MaxDuration) || is_local(&stages) {
         record_unstarted(&mut stages, &feed_job.run_id).await;
@@ -155,6 +155,9 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         Ending::Complete | Ending::MaxDuration => {}
     }
     while tasks.join_next().await.is_some() {}
+    // Sites held back when the run stopped (or while in-flight sites finished) are owed a
+    // record too.
+    record_held(&stages, &room, &feed_job.run_id).await;
     let summary = finish(feed_job, stages, ending, started).await;
     display_done.cancel();
     let _ = display.await;
@@ -187,12 +190,14 @@ fn start(
     })
 }
 
-/// Takes work from intake until it ends or something stops the run; returns why it ended.
+/// Takes work from intake, and sites held back for their address once it has room, until
+/// both are done or something stops the run; returns why it ended.
 async fn feed(
     job: &Feed,
     stages: &mut Stages,
     tasks: &mut JoinSet<()>,
     shutdown: &Shutdown,
+    room: &Arc<Room>,
 ) -> Ending {
     let slots = Arc::new(Semaphore::new(job.concurrency));
     let ctx = job.scanner.clone().map(|scanner| {
@@ -204,6 +209,7 @@ async fn feed(
             counters: stages.counters.clone(),
             sink_failed: stages.sink_failed.clone(),
             local_exhausted: stages.local_exhausted.clone(),
+            room: room.clone(),
         })
     });
     // Checked: a duration past what `Instant` holds means no limit, never a panic.
@@ -219,16 +225,38 @@ async fn feed(
     tokio::pin!(max_duration);
     let failed = stages.sink_failed.clone();
     let local = stages.local_exhausted.clone();
+    let mut input_open = true;
     loop {
-        let work = tokio::select! {
-            biased;
-            _ = failed.cancelled() => return Ending::Failed,
-            _ = local.cancelled() => return Ending::Failed,
-            _ = shutdown.stop.cancelled() => return Ending::Interrupted,
-            _ = &mut max_duration => return Ending::MaxDuration,
-            // Reap finished sites so the set does not grow.
-            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
-            work = stages.work_rx.recv() => match work { Some(w) => w, None => return Ending::Complete },
+        // A held site whose address has room goes before new input: it was read earlier.
+        let (work, given) = match room.take_held() {
+            Some((ip, site)) => (Work::Scan(site), Some(ip)),
+            None if !input_open && tasks.is_empty() && room.held() == 0 => {
+                return Ending::Complete;
+            }
+            None => {
+                let take_input = input_open && !room.held_full();
+                // All input taken and none held: the sites in flight finish as before this
+                // room existed (a stop now is no stop of intake).
+                let draining = !input_open && room.held() == 0;
+                let work = tokio::select! {
+                    biased;
+                    _ = failed.cancelled() => return Ending::Failed,
+                    _ = local.cancelled() => return Ending::Failed,
+                    _ = shutdown.stop.cancelled(), if !draining => return Ending::Interrupted,
+                    _ = &mut max_duration, if !draining => return Ending::MaxDuration,
+                    // Reap finished sites so the set does not grow.
+                    Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+                    () = room.freed() => continue,
+                    work = stages.work_rx.recv(), if take_input => match work {
+                        Some(w) => w,
+                        None => {
+                            input_open = false;
+                            continue;
+                        }
+                    },
+                };
+                (work, None)
+            }
         };
         let c = &stages.counters;
         c.intake_queued
@@ -256,19 +284,22 @@ async fn feed(
         let permit = tokio::select! {
             biased;
             _ = failed.cancelled() => return Ending::Failed,
-            _ = local.cancelled() => return unstarted(stages, &site, &job.run_id, Ending::Failed).await,
+            _ = local.cancelled() => {
+                return unstarted(stages, (&site, given, room), &job.run_id, Ending::Failed).await;
+            }
             _ = shutdown.stop.cancelled() => {
-                return unstarted(stages, &site, &job.run_id, Ending::Interrupted).await;
+                let ending = Ending::Interrupted;
+                return unstarted(stages, (&site, given, room), &job.run_id, ending).await;
             }
             // The ceiling first, then admission control: the crawler must be keeping up.
             p = async {
                 let p = slots.clone().acquire_owned().await;
-                let waiting_room = (job.concurrency as u64).max(WAITING_ROOM);
-                admission::admit(&stages.counters, job.admission.floor, waiting_room).await;
+                admission::admit(&stages.counters, job.admission.floor).await;
                 p
             } => match p { Ok(p) => p, Err(_) => return Ending::Complete },
         };
-        let place = Place::new(slots.clone(), permit, stages.counters.clone());
+        let counters = stages.counters.clone();
+        let place = Place::new(slots.clone(), permit, counters, room.clone(), given);
         site::spawn(tasks, ctx.clone(), site, place);
     }
 }
@@ -277,7 +308,16 @@ fn is_local(stages: &Stages) -> bool {
     stages.local_exhausted.is_cancelled() && !stages.sink_failed.is_cancelled()
 }
 
-async fn unstarted(stages: &Stages, site: &SiteJob, run_id: &str, ending: Ending) -> Ending {
+/// Records the site in hand as not started; a held site given back frees the space it kept.
+async fn unstarted(
+    stages: &Stages,
+    (site, given, room): (&SiteJob, Option<std::net::IpAddr>, &Room),
+    run_id: &str,
+    ending: Ending,
+) -> Ending {
+    if let Some(ip) = given {
+        room.leave(ip);
+    }
     let record = not_started(site, run_id);
     if stages.records.send(record).await.is_err() {
         return Ending::Failed;
@@ -303,6 +343,20 @@ async fn record_unstarted(stages: &mut Stages, run_id: &str) {
             Work::Scan(site) => not_started(&site, run_id),
         };
         if stages.records.send(record).await.is_err() {
+            break;
+        }
+    }
+}
+
+/// Every site still held back for its address is recorded as not started.
+async fn record_held(stages: &Stages, room: &Room, run_id: &str) {
+    for site in room.drain_held() {
+        if stages
+            .records
+            .send(not_started(&site, run_id))
+            .await
+            .is_err()
+        {
             break;
         }
     }

@@ -7,6 +7,7 @@ mod intake;
 mod local;
 mod progress;
 mod resume;
+mod room;
 mod seat;
 mod sink;
 mod site;
@@ -18,9 +19,13 @@ mod tests_admission;
 #[cfg(test)]
 mod tests_emfile;
 #[cfg(test)]
+mod tests_fair;
+#[cfg(test)]
 mod tests_faults;
 #[cfg(test)]
 mod tests_resume;
+#[cfg(test)]
+mod tests_room;
 mod writer;
 
 pub use admission::AdmissionSettings;

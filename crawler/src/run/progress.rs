@@ -23,6 +23,11 @@ pub struct Counters {
     pub in_flight: AtomicU64,
     /// Sites waiting their turn on a shared address, outside their place (not in flight).
     pub waiting_turn: AtomicU64,
+    /// Sites held back now because their address had its share of the waiting room (see
+    /// `room`): not in flight, scanned again once the address has room.
+    pub held_for_address: AtomicU64,
+    /// Times a site was held back so.
+    pub address_holds: AtomicU64,
     /// Records with an MCP endpoint.
     pub endpoints: AtomicU64,
     /// Scans retried because this machine ran out of a resource (fds, ports, DNS sockets).
@@ -146,6 +151,10 @@ fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> Str
         ", admitting {}",
         c.admit_limit.load(Ordering::Relaxed)
     ));
+    match c.held_for_address.load(Ordering::Relaxed) {
+        0 => {}
+        held => line.push_str(&format!(", {held} held for their address's turn")),
+    }
     match c.held_back_why.load(Ordering::Relaxed) {
         HELD_LAG => line.push_str(&format!(
             " (held back: the crawler lags {} ms)",

@@ -1,7 +1,9 @@
 //! One site in flight: scanned under the cut token, a panic turned into a record, retried when
 //! the failure came from this machine, and its record handed to the writer before its
 //! place among the sites scanned at once is freed (so in-flight work never outruns the writer).
+//! A site its address's share of the waiting room kept out is held in the room instead.
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -13,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::local::{retry_delay, LOCAL_ATTEMPTS};
 use super::progress::Counters;
+use super::room::Room;
 use super::seat::Place;
 use crate::scan::{Scanned, Scanner, SiteJob};
 
@@ -27,12 +30,25 @@ pub(super) struct SiteContext {
     pub sink_failed: CancellationToken,
     /// Cancelled when this machine keeps running out of resources; the run stops.
     pub local_exhausted: CancellationToken,
+    /// Where sites kept out of the waiting room are held.
+    pub room: Arc<Room>,
+}
+
+/// How a site's task ended.
+enum Ended {
+    Record(Record),
+    /// Kept out of the waiting room on this address: no record yet.
+    Held(IpAddr),
 }
 
 pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJob, place: Place) {
     tasks.spawn(async move {
         let place = Arc::new(place);
-        let mut record = scan_with_retries(&ctx, site, &place).await;
+        let mut record = match scan_with_retries(&ctx, &site, &place).await {
+            Ended::Record(record) => record,
+            // Held before its place is freed, so the feeding loop never sees both gone.
+            Ended::Held(ip) => return ctx.room.hold(ip, site),
+        };
         mcpcensus_store::bound(&mut record);
         if ctx.records.send(record).await.is_err() {
             ctx.sink_failed.cancel();
@@ -41,12 +57,15 @@ pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJo
     });
 }
 
-async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>) -> Record {
+async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>) -> Ended {
     let mut attempt = 1;
     loop {
-        let scanned = scan_once(ctx, &site, place.clone()).await;
+        let scanned = scan_once(ctx, site, place.clone()).await;
+        if let Some(ip) = scanned.held {
+            return Ended::Held(ip);
+        }
         let Some(resource) = scanned.local else {
-            return scanned.record;
+            return Ended::Record(scanned.record);
         };
         let cause = resource.name();
         ctx.counters.local_retries.fetch_add(1, Ordering::Relaxed);
@@ -57,13 +76,9 @@ async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>)
                 "this machine keeps running out of resources; stopping the run"
             );
             ctx.local_exhausted.cancel();
-            return site
-                .record(
-                    &ctx.run_id,
-                    Outcome::NotStarted,
-                    format!("not scanned: this machine ran out of resources ({cause})"),
-                )
-                .with_kind(FailureKind::LocalResource);
+            let reason = format!("not scanned: this machine ran out of resources ({cause})");
+            let record = site.record(&ctx.run_id, Outcome::NotStarted, reason);
+            return Ended::Record(record.with_kind(FailureKind::LocalResource));
         }
         tracing::warn!(
             cause,
@@ -72,7 +87,7 @@ async fn scan_with_retries(ctx: &SiteContext, site: SiteJob, place: &Arc<Place>)
         );
         tokio::select! {
             _ = tokio::time::sleep(retry_delay(attempt)) => {}
-            _ = ctx.cut.cancelled() => return cut_record(ctx, &site),
+            _ = ctx.cut.cancelled() => return Ended::Record(cut_record(ctx, site)),
         }
         attempt += 1;
     }

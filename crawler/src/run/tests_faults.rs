@@ -33,6 +33,7 @@ impl Scanner for FaultyScanner {
                     record,
                     local: Some(crate::net::LocalResource::FileDescriptors),
                     transcript: Vec::new(),
+                    held: None,
                 };
             }
             if job.input == "says-local.test" {

@@ -43,6 +43,7 @@ pub(super) fn assemble(
         session,
         probe,
         mut timings,
+        held,
     } = phases;
     record.addresses = addresses.iter().map(ToString::to_string).collect();
     if moved {
@@ -81,5 +82,6 @@ pub(super) fn assemble(
         record,
         local,
         transcript,
+        held,
     }
 }

@@ -113,6 +113,9 @@ pub struct Scanned {
     pub local: Option<LocalResource>,
     /// Every request and answer in full, in order (empty unless `ScanOptions::transcript`).
     pub transcript: Vec<Exchange>,
+    /// Set when the seat would not let the site wait its turn on this address: nothing was
+    /// requested and `record` is not the site's (the crawl scans it again later).
+    pub held: Option<std::net::IpAddr>,
 }
 
 impl From<Record> for Scanned {
@@ -121,6 +124,7 @@ impl From<Record> for Scanned {
             record,
             local: None,
             transcript: Vec::new(),
+            held: None,
         }
     }
 }
@@ -131,10 +135,23 @@ pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Scanned> + Send + 'a>>;
 /// A scan steps out of it while it waits its turn on a shared address, so a waiting site does
 /// not keep a working one out.
 pub trait Seat: Send + Sync {
-    /// Gives the place up.
-    fn leave(&self);
+    /// Gives the place up to wait for a turn on `ip`. False when the crawl will not let the
+    /// site wait now (its address already has its share of the waiting room): the scan then
+    /// ends before any request with [`Scanned::held`] set, keeping its place, and the crawl
+    /// scans the site again later.
+    fn leave(&self, ip: std::net::IpAddr) -> bool;
     /// Takes a place again, before new sites get one.
     fn back(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+/// The site's turn on its address.
+pub(super) enum Turn {
+    /// Hold the site slot for the scan (`None` only if the slots were closed, which never
+    /// happens).
+    Taken(Option<tokio::sync::OwnedSemaphorePermit>),
+    /// The seat would not let the site wait (its address has its share of the waiting
+    /// room): the scan ends, and the crawl scans it again later.
+    Held,
 }
 
 /// Scans one site and always returns its record: every failure is an outcome, never an

@@ -17,6 +17,7 @@ use url::Url;
 
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
+use super::job::Turn;
 use super::locate::{locate, Located};
 use super::robots::{all_disallowed, unreachable};
 use super::settings::{ScanOptions, ScanSettings};
@@ -50,6 +51,8 @@ pub(super) struct Phases {
     pub session: Option<SessionReport>,
     pub probe: Option<ProbeReport>,
     pub timings: Timings,
+    /// Set when the seat would not let the site wait its turn on this address.
+    pub held: Option<IpAddr>,
 }
 
 /// The endpoint choice's value: the endpoint to open, or the verdict without one and, when it
@@ -78,7 +81,10 @@ impl Context<'_> {
     ) -> Result<(), Verdict> {
         let ip = self.resolve_and_guard(site, out).await?;
         let waits = site.client().waits().clone();
-        let _turn = waits.during(self.turn(ip, opts.seat.as_deref())).await;
+        let Turn::Taken(_turn) = waits.during(self.turn(ip, opts.seat.as_deref())).await else {
+            out.held = Some(ip);
+            return Err(Verdict::held(ip));
+        };
         let endpoint = match &opts.endpoint {
             Some(given) => given_endpoint(given, out),
             None => self.discover(site, out).await?,

@@ -157,6 +157,7 @@ impl CrawlScanner {
             record,
             local: scan.local,
             transcript: Vec::new(),
+            held: None,
         }
     }
 }

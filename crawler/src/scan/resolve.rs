@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use mcpcensus_store::{FailureKind, Outcome};
 use tokio::time::Instant;
 
-use super::job::Seat;
+use super::job::{Seat, Turn};
 use super::phases::{ms, Context, Phases};
 use super::site::SiteScan;
 use super::verdict::Verdict;
@@ -32,23 +32,21 @@ impl Context<'_> {
     /// The site's turn on its address: sites sharing one take turns, so shared hosting is
     /// spread over time rather than burst. While it waits, the site gives up its place among
     /// the sites scanned at once.
-    pub(super) async fn turn(
-        &self,
-        ip: IpAddr,
-        seat: Option<&dyn Seat>,
-    ) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    pub(super) async fn turn(&self, ip: IpAddr, seat: Option<&dyn Seat>) -> Turn {
         let throttle = self.net.throttle();
         if let Some(now) = throttle.site_permit_now(ip) {
-            return Some(now);
+            return Turn::Taken(Some(now));
         }
         if let Some(seat) = seat {
-            seat.leave();
+            if !seat.leave(ip) {
+                return Turn::Held;
+            }
         }
         let permit = throttle.site_permit(ip).await;
         if let Some(seat) = seat {
             seat.back().await;
         }
-        permit
+        Turn::Taken(permit)
     }
 
     /// Resolves the host and checks its addresses; the address the site's requests go to

@@ -38,6 +38,16 @@ impl Verdict {
         Verdict::new(Outcome::Unreachable, error.failure_kind(), no_answer(error))
     }
 
+    /// The seat would not let the site wait its turn on `ip` (the crawl scans it again
+    /// later; this verdict is never its record's).
+    pub fn held(ip: std::net::IpAddr) -> Verdict {
+        Verdict::new(
+            Outcome::NotStarted,
+            FailureKind::Interrupted,
+            format!("held back: {ip} had its share of the sites waiting their turn"),
+        )
+    }
+
     pub fn apply_to(self, record: &mut Record) {
         record.set_verdict(self.outcome, Some(self.kind), self.reason);
     }

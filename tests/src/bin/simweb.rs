@@ -10,7 +10,10 @@
 //! cap of incomplete entries: `hostile::incomplete_catalogs`);
 //! with `shapes` the real web's shapes in their published shares (`mcpcensus_simweb::shapes`:
 //! redirects to `www` and back, soft 404s, bot walls, slow sites, TLS resets, …), writing
-//! DIR/mcp_hosts.txt (the inputs with an MCP server behind them) as well.
+//! DIR/mcp_hosts.txt (the inputs with an MCP server behind them) as well;
+//! with `fair` SITES plain sites on one address (127.0.10.1, a hosting platform) listed first,
+//! then SITES plain sites each on an address of its own (127.1.x.y), writing DIR/own.txt (the
+//! latter alone) as well (IPS is not used).
 //! Every answer waits DELAY_MS first (default 0). Writes DIR/list.txt (the crawl input),
 //! DIR/ca.pem, DIR/dns.txt (the DNS server's address), DIR/kinds.txt (sites per kind) and
 //! finally DIR/ready, then serves until its standard input closes, and writes
@@ -47,9 +50,10 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mix_arg = args.next();
     let shaped = mix_arg.as_deref() == Some("shapes");
     let hostile_catalog = mix_arg.as_deref() == Some("hostile-catalog");
+    let fair = mix_arg.as_deref() == Some("fair");
     let mix: Mix = match mix_arg {
-        Some(name) if !shaped && !hostile_catalog => name.parse()?,
-        _ if hostile_catalog => Mix::Plain,
+        Some(name) if !shaped && !hostile_catalog && !fair => name.parse()?,
+        _ if hostile_catalog || fair => Mix::Plain,
         _ => Mix::Tenth,
     };
     let delay_ms: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
@@ -77,6 +81,8 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut list: Vec<String> = Vec::new();
     if shaped {
         write_shapes(&web, &dir, sites, ips, &mut list)?;
+    } else if fair {
+        write_fair(&web, &dir, sites, &mut list)?;
     } else if mix == Mix::Tenth {
         list.extend(demo::DEMO_SITES.iter().map(|(name, _)| web.input(name)));
         list.extend(
@@ -96,7 +102,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             list.push(web.input(&name));
         }
     }
-    for i in (0..sites).filter(|_| !shaped && !hostile_catalog) {
+    for i in (0..sites).filter(|_| !shaped && !hostile_catalog && !fair) {
         let name = format!("site{i}.bench.test");
         let ip = [127, 0, 10, (i % ips) as u8 + 1];
         web.add_site(mix::site(mix, i, &name, ip.into(), web.port()))?;
@@ -108,7 +114,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|kind| format!("{} {}\n", kind.name(), kinds[*kind as usize]))
         .collect();
-    if !shaped {
+    if fair {
+        std::fs::write(dir.join("kinds.txt"), format!("plain {}\n", list.len()))?;
+    } else if !shaped {
         std::fs::write(dir.join("kinds.txt"), counts)?;
     }
     web.write_ca_pem(dir.join("ca.pem"))?;
@@ -160,5 +168,35 @@ fn write_shapes(
     let text: String = counts.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
     std::fs::write(dir.join("kinds.txt"), text)?;
     std::fs::write(dir.join("mcp_hosts.txt"), with_server.join("\n") + "\n")?;
+    Ok(())
+}
+
+/// The `fair` mix: SITES plain sites on one address, then SITES plain sites on addresses of
+/// their own; DIR/own.txt lists the latter alone (to crawl them without the shared ones).
+fn write_fair(
+    web: &SimWeb,
+    dir: &std::path::Path,
+    sites: u64,
+    list: &mut Vec<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    // 127.1.0.1 to 127.1.255.250: room for 64,000 addresses of their own.
+    if sites > 64_000 {
+        return Err("the fair mix holds at most 64,000 sites of each kind".into());
+    }
+    for i in 0..sites {
+        let name = format!("shared{i}.bench.test");
+        let ip = std::net::Ipv4Addr::new(127, 0, 10, 1);
+        web.add_site(mix::site(Mix::Plain, i, &name, ip, web.port()))?;
+        list.push(web.input(&name));
+    }
+    let mut own = Vec::new();
+    for i in 0..sites {
+        let name = format!("own{i}.bench.test");
+        let ip = std::net::Ipv4Addr::new(127, 1, (i / 250) as u8, (i % 250) as u8 + 1);
+        web.add_site(mix::site(Mix::Plain, i, &name, ip, web.port()))?;
+        own.push(web.input(&name));
+    }
+    std::fs::write(dir.join("own.txt"), own.join("\n") + "\n")?;
+    list.extend(own);
     Ok(())
 }

@@ -19,7 +19,9 @@ use crate::testkit::net_options;
 struct NoSeat;
 
 impl Seat for NoSeat {
-    fn leave(&self) {}
+    fn leave(&self, _ip: std::net::IpAddr) -> bool {
+        true
+    }
     fn back(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
         Box::pin(async {})
     }
