@@ -98,7 +98,10 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- Schema 4: the input line's rank in its ranked list (NULL: unranked, or a record of
     -- schema 3 and earlier) and why the deep probe stopped early (NULL: it did not).
     rank Nullable(UInt32),
-    probe_note Nullable(String)
+    probe_note Nullable(String),
+    -- The kinds of API or agent surface evidence the scan saw (mcp, api_catalog, openapi,
+    -- a2a_agent_card, ...; empty for records of schema 3 and earlier): surface = not empty.
+    surface_signals Array(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

@@ -43,5 +43,5 @@ pub use store::{
 };
 pub use vocab::{
     ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind, MigrationStatus, ProbeDepth,
-    Severity,
+    Severity, SurfaceSignal,
 };

@@ -8,14 +8,14 @@ use serde::{Deserialize, Serialize};
 use crate::first_tools::FirstToolNames;
 use crate::vocab::MigrationStatus;
 use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
-use crate::vocab::{ProbeDepth, Severity};
+use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};
 
 /// Bumped whenever a field is added, removed or changes meaning, or the stored (rkyv) layout
 /// changes. 2: the record's enums, `tool_names_first_25`, and the fields added after 1's first
 /// release (final origin, redirects, surface, truncated, robots, refused URLs). 3: the typed
 /// failure kinds (`reason_kind`, `requests[].error_kind`); the JSON key `tool_names_seed` is no
 /// longer written (still read). 4: the input line's `rank` and the deep probe's stop note
-/// (`probe_note`). Stores of schemas 2 and 3 are read through `store::schema2` and
+/// (`probe_note`), the new document kinds and `surface_signals`. Stores of schemas 2 and 3 are read through `store::schema2` and
 /// `store::schema3`.
 pub const SCHEMA_VERSION: u16 = 4;
 
@@ -85,8 +85,17 @@ record_enum!(
         CatalogCard => "catalog_card",
         McpPath => "mcp_path",
         EndpointServerCard => "endpoint_server_card",
+        /// RFC 9728's metadata (the survey's GET at the root; the deep probe's are requests).
         ProtectedResource => "protected_resource",
+        /// RFC 8414's metadata (the same).
         AuthServer => "auth_server",
+        // Appended (schema 4): the stored form numbers the values in order.
+        /// RFC 9727's `/.well-known/api-catalog`.
+        ApiCatalog => "api_catalog",
+        /// The A2A agent card at `/.well-known/agent-card.json`.
+        AgentCard => "agent_card",
+        /// The OpenAPI document a homepage `service-desc` link names on the measured site.
+        Openapi => "openapi",
     }
 );
 
@@ -253,10 +262,14 @@ pub struct Record {
     /// The homepage's redirects, in order (the followed ones and the one that ended the site).
     #[serde(default)]
     pub redirects: Vec<RedirectHop>,
-    /// The site showed an API or agent surface (a discovery document served and parsed, an
-    /// MCP or agent Link relation, a `/mcp` signal or 401 challenge, an API or agent catalog).
+    /// The site showed an API or agent surface: `surface_signals` is not empty.
     #[serde(default)]
     pub surface: bool,
+    /// The kinds of API or agent surface evidence the scan saw, each once, in
+    /// [`SurfaceSignal`]'s order; empty in records of schema 3 and earlier (their `surface`
+    /// was read from MCP evidence alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surface_signals: Vec<SurfaceSignal>,
     pub host: Option<String>,
     pub registrable_domain: Option<String>,
     pub addresses: Vec<String>,
@@ -337,6 +350,7 @@ impl Record {
             final_origin: None,
             redirects: Vec::new(),
             surface: false,
+            surface_signals: Vec::new(),
             host: None,
             registrable_domain: None,
             addresses: Vec::new(),

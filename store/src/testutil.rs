@@ -21,6 +21,11 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
     r.host = Some(format!("site{i}.example"));
     r.registrable_domain = Some("example".into());
     r.addresses = vec!["192.0.2.1".into(), format!("2001:db8::{i:x}")];
+    r.surface_signals = vec![
+        pick(SurfaceSignal::ALL, i),
+        SurfaceSignal::OauthAuthorizationServer,
+    ];
+    r.surface = true;
     r.reason_kind = Some(pick(FailureKind::ALL, i + 1));
     r.defect = i % 2 == 1;
     r.endpoint = Some(format!("https://site{i}.example/mcp"));
@@ -113,6 +118,7 @@ pub(crate) fn full_records(run_id: &str) -> Vec<Record> {
         Transport::ALL.len(),
         AuthKind::ALL.len(),
         DocumentKind::ALL.len(),
+        SurfaceSignal::ALL.len(),
         DiscoverySource::ALL.len(),
         DeprecatedFeature::ALL.len(),
         MigrationStatus::ALL.len(),

@@ -26,6 +26,37 @@ record_enum!(
 );
 
 record_enum!(
+    /// One kind of evidence of an API or agent surface on the site (the population the survey's
+    /// MCP check is asked of), in a fixed order; a record lists each it saw once, in this order.
+    /// Append only: the stored form numbers the values in this order.
+    SurfaceSignal {
+        /// Today's MCP evidence: an MCP card served and parsed (at a card path, listed in a
+        /// catalog, or at `<endpoint>/server-card`), an `mcp`/`mcp-server` Link relation, a
+        /// `/mcp` signal, or a 401 on `/mcp`.
+        Mcp => "mcp",
+        /// `/.well-known/ai-catalog.json` served and parsed, or an `ai-catalog` Link relation.
+        AiCatalog => "ai_catalog",
+        /// RFC 9727: `/.well-known/api-catalog` served as a Linkset or another JSON document,
+        /// or an `api-catalog` Link relation on the homepage.
+        ApiCatalog => "api_catalog",
+        /// RFC 8631: a `service-desc` Link relation on the homepage.
+        ServiceDesc => "service_desc",
+        /// RFC 8631: a `service-doc` Link relation on the homepage.
+        ServiceDoc => "service_doc",
+        /// The OpenAPI (or Swagger) document a `service-desc` link names on the measured site,
+        /// served with an `openapi` or `swagger` key.
+        Openapi => "openapi",
+        /// An A2A agent card at `/.well-known/agent-card.json` with a `name` and a `url`,
+        /// `supportedInterfaces` or `skills`.
+        A2aAgentCard => "a2a_agent_card",
+        /// RFC 9728: `/.well-known/oauth-protected-resource` with a `resource`.
+        OauthProtectedResource => "oauth_protected_resource",
+        /// RFC 8414: `/.well-known/oauth-authorization-server` with an `issuer`.
+        OauthAuthorizationServer => "oauth_authorization_server",
+    }
+);
+
+record_enum!(
     /// A deprecated feature the deep probe saw, in its fixed order.
     DeprecatedFeature {
         Sse => "sse",

@@ -39,6 +39,10 @@
 //!   2026-07-28 revision is new; every one carries a server).
 //! - the rest ([`Shape::Plain`]): a homepage and 404 elsewhere.
 //!
+//! The API and agent surface shapes without MCP ([`Shape::ApiOnly`], [`Shape::AgentCardOnly`],
+//! [`Shape::OauthOnly`], and [`Shape::SoftApiCatalog`], whose catalog path is a soft 404) are
+//! not in the mix: no published share of sites serving those documents was found.
+//!
 //! An MCP server sits behind a shape when [`ShapedSite::server`] is set: [`mix`] puts one behind
 //! every 50th site of each shape that can carry one (the share of sites publishing an MCP
 //! endpoint is small; no census has measured it yet, which is what this crawler is for).
@@ -103,6 +107,18 @@ pub enum Shape {
     /// A brand alias or dedicated MCP host: its homepage redirects to another site
     /// (`moved-{host}`), while its own `/mcp` serves MCP (GET: 405 `Allow: POST`).
     BrandAlias,
+    /// An API and no MCP: an RFC 9727 Linkset at `/.well-known/api-catalog`, and a homepage
+    /// whose `<link rel="service-desc">` names its OpenAPI document (`/openapi.json`) and whose
+    /// `<link rel="service-doc">` names its documentation.
+    ApiOnly,
+    /// An A2A agent and no MCP: an agent card at `/.well-known/agent-card.json`.
+    AgentCardOnly,
+    /// OAuth metadata at the root and no MCP: RFC 9728's protected resource and RFC 8414's
+    /// authorization server documents.
+    OauthOnly,
+    /// `/.well-known/api-catalog` answers a 200 HTML page (a soft 404); every other path but
+    /// the homepage 404s.
+    SoftApiCatalog,
 }
 
 /// When a [`Shape::SlowHome`] homepage's headers come: slow, within the crawler's 10 s.
@@ -191,12 +207,100 @@ fn card_reply(host: String) -> Reply {
     })
 }
 
+/// The site of an API or agent surface shape without MCP.
+fn surface_site(shape: Shape, host: &str) -> Site {
+    let at = host.to_owned();
+    // Absolute URLs on the request's port, as a real site writes them.
+    let json_at = move |body: fn(&str) -> serde_json::Value| {
+        let at = at.clone();
+        Reply::handler(move |req| Reply::json(body(&origin_for(req, &at))))
+    };
+    match shape {
+        Shape::ApiOnly => {
+            let page = Reply::html(
+                "<!doctype html><html><head><title>Home</title>\
+                 <link rel=\"service-desc\" href=\"/openapi.json\" \
+                 type=\"application/vnd.oai.openapi+json\">\
+                 <link rel=\"service-doc\" href=\"/docs\"></head><body>Welcome</body></html>",
+            );
+            let at = host.to_owned();
+            let catalog = Reply::handler(move |req| {
+                let origin = origin_for(req, &at);
+                Reply::bytes(
+                    "application/linkset+json",
+                    json!({"linkset": [{"anchor": format!("{origin}/api/v1"),
+                        "service-desc": [{"href": format!("{origin}/openapi.json"),
+                                          "type": "application/vnd.oai.openapi+json"}],
+                        "service-doc": [{"href": format!("{origin}/docs"), "type": "text/html"}]}]})
+                    .to_string(),
+                )
+            });
+            Site::new(host)
+                .route("/", page)
+                .route("/.well-known/api-catalog", catalog)
+                .route(
+                    "/openapi.json",
+                    json_at(|origin| {
+                        json!({"openapi": "3.1.0",
+                               "info": {"title": "Simulated API", "version": "1.0.0"},
+                               "servers": [{"url": format!("{origin}/api/v1")}],
+                               "paths": {"/items": {"get": {"responses": {"200": {
+                                   "description": "The items"}}}}}})
+                    }),
+                )
+                .route("/docs", home())
+        }
+        Shape::AgentCardOnly => Site::new(host).route("/", home()).route(
+            "/.well-known/agent-card.json",
+            json_at(|origin| {
+                json!({"name": "Simulated travel agent", "description": "Books trips",
+                       "url": format!("{origin}/a2a"), "version": "1.0.0",
+                       "protocolVersion": "0.3.0",
+                       "capabilities": {"streaming": true},
+                       "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+                       "skills": [{"id": "book", "name": "Book a trip",
+                                   "description": "Books a trip", "tags": ["travel"]}]})
+            }),
+        ),
+        Shape::OauthOnly => Site::new(host)
+            .route("/", home())
+            .route(
+                "/.well-known/oauth-protected-resource",
+                json_at(|origin| {
+                    json!({"resource": origin, "authorization_servers": [origin],
+                           "bearer_methods_supported": ["header"]})
+                }),
+            )
+            .route(
+                "/.well-known/oauth-authorization-server",
+                json_at(|origin| {
+                    json!({"issuer": origin,
+                           "authorization_endpoint": format!("{origin}/authorize"),
+                           "token_endpoint": format!("{origin}/token"),
+                           "response_types_supported": ["code"]})
+                }),
+            ),
+        _ => Site::new(host).route("/", home()).route(
+            "/.well-known/api-catalog",
+            Reply::html("<!doctype html><html><body>Page not found, but 200</body></html>"),
+        ),
+    }
+}
+
 impl Shape {
     /// Whether an MCP server can be reached behind this shape.
     pub fn can_serve(self) -> bool {
         !matches!(
             self,
-            Shape::OtherSite | Shape::Loop | Shape::BotWall | Shape::TlsReset | Shape::TlsClose
+            Shape::OtherSite
+                | Shape::Loop
+                | Shape::BotWall
+                | Shape::TlsReset
+                | Shape::TlsClose
+                | Shape::ApiOnly
+                | Shape::AgentCardOnly
+                | Shape::OauthOnly
+                | Shape::SoftApiCatalog
         )
     }
 
@@ -357,6 +461,10 @@ impl Shape {
                 }
                 sites.push(home_site);
                 (input, Some(server_at), sites)
+            }
+            Shape::ApiOnly | Shape::AgentCardOnly | Shape::OauthOnly | Shape::SoftApiCatalog => {
+                let site = surface_site(self, host);
+                (host.to_owned(), Some(host.to_owned()), vec![site])
             }
             Shape::BrandAlias => {
                 let other = format!("moved-{host}");

@@ -66,6 +66,23 @@ impl<T> DocumentParse<T> {
         }
     }
 
+    /// Checks a parsed document: `Err` with the reason makes it the wrong shape.
+    pub(super) fn and_then<U>(
+        self,
+        check: impl FnOnce(T) -> Result<U, String>,
+    ) -> DocumentParse<U> {
+        match self {
+            DocumentParse::Parsed(value) => match check(value) {
+                Ok(out) => DocumentParse::Parsed(out),
+                Err(reason) => DocumentParse::WrongShape { reason },
+            },
+            DocumentParse::NotJson { reason } => DocumentParse::NotJson { reason },
+            DocumentParse::Html => DocumentParse::Html,
+            DocumentParse::Empty => DocumentParse::Empty,
+            DocumentParse::WrongShape { reason } => DocumentParse::WrongShape { reason },
+        }
+    }
+
     pub(super) fn map<U>(self, f: impl FnOnce(T) -> U) -> DocumentParse<U> {
         match self {
             DocumentParse::Parsed(value) => DocumentParse::Parsed(f(value)),

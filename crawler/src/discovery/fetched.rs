@@ -1,19 +1,20 @@
-//! What the scan fetched on one site, as the discovery audit and the endpoint choice read it:
-//! the documents with their URLs and parses, the links and the `/mcp` signal. Plain data (the
-//! scan fills it in), so the audit depends on discovery only.
+//! What the scan fetched on one site, as the discovery audit, the endpoint choice and the
+//! surface population read it: the documents with their URLs and parses, the links, the `/mcp`
+//! signal and the API and agent surface documents. Plain data (the scan fills it in), so the
+//! audit depends on discovery only.
 
 use std::sync::Arc;
 
 use http::HeaderMap;
-use mcpcensus_store::DiscoveredVia;
+use mcpcensus_store::{DiscoveredVia, SurfaceSignal};
 use url::Url;
 
 use super::card::ParsedCard;
 use super::catalog::ParsedCatalog;
 use super::document::DocumentParse;
 use super::endpoint::Candidate;
-use super::links::FoundLink;
-use super::mcp_path::McpSignal;
+use super::links::{FoundLink, LinkKind};
+use super::mcp_path::{McpSignal, NoSignalReason};
 
 /// A card as fetched (or given inline in a catalog).
 #[derive(Debug, Clone)]
@@ -32,6 +33,14 @@ pub struct FetchedCatalog {
     pub parse: DocumentParse<ParsedCatalog>,
 }
 
+/// An API or agent surface document as read: the signal it gives, and whether it counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurfaceDoc {
+    pub signal: SurfaceSignal,
+    /// Served (2xx) and read as the document it should be (`read_surface`).
+    pub counted: bool,
+}
+
 /// What discovery found on one site.
 #[derive(Debug, Default)]
 pub struct Discovery {
@@ -45,6 +54,9 @@ pub struct Discovery {
     /// session (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
     pub endpoint_card: Option<FetchedCard>,
     pub mcp_signal: Option<McpSignal>,
+    /// The API and agent surface documents asked for, in order (the table's, then the OpenAPI
+    /// document a `service-desc` link names).
+    pub surface_docs: Vec<SurfaceDoc>,
 }
 
 impl Discovery {
@@ -63,19 +75,52 @@ impl Discovery {
         out
     }
 
-    /// The site shows an API or agent surface (the population the survey's MCP check is asked
-    /// of): a discovery document served and parsed (a card, a catalog, the endpoint's card), an
-    /// MCP or agent Link relation, a `/mcp` signal, or a 401 on `/mcp`.
-    pub fn surface(&self) -> bool {
+    /// The kinds of API or agent surface evidence seen, each once, in [`SurfaceSignal`]'s
+    /// order: the population the survey's MCP check is asked of is the sites where this is
+    /// not empty (docs/rules.md, "The surface population").
+    pub fn surface_signals(&self) -> Vec<SurfaceSignal> {
+        SurfaceSignal::ALL
+            .iter()
+            .copied()
+            .filter(|signal| self.saw(*signal))
+            .collect()
+    }
+
+    fn saw(&self, signal: SurfaceSignal) -> bool {
+        let linked = |kind: LinkKind| self.links.iter().any(|link| link.kind == kind);
+        let counted = |signal| {
+            self.surface_docs
+                .iter()
+                .any(|doc| doc.signal == signal && doc.counted)
+        };
+        match signal {
+            SurfaceSignal::Mcp => self.mcp_evidence(),
+            SurfaceSignal::AiCatalog => {
+                self.catalogs.iter().any(|c| c.parse.parsed().is_some())
+                    || linked(LinkKind::AiCatalog)
+            }
+            SurfaceSignal::ApiCatalog => linked(LinkKind::ApiCatalog) || counted(signal),
+            SurfaceSignal::ServiceDesc => linked(LinkKind::ServiceDesc),
+            SurfaceSignal::ServiceDoc => linked(LinkKind::ServiceDoc),
+            SurfaceSignal::Openapi
+            | SurfaceSignal::A2aAgentCard
+            | SurfaceSignal::OauthProtectedResource
+            | SurfaceSignal::OauthAuthorizationServer => counted(signal),
+        }
+    }
+
+    /// The MCP evidence the surface flag was built from before the other signals: an MCP card
+    /// served and parsed (at a card path, listed in a catalog, the endpoint's), an `mcp` or
+    /// `mcp-server` Link relation, a `/mcp` signal, or a 401 on `/mcp`.
+    fn mcp_evidence(&self) -> bool {
         let parsed = |card: &FetchedCard| card.parse.parsed().is_some();
         self.cards.iter().chain(&self.catalog_cards).any(parsed)
             || self.endpoint_card.as_ref().is_some_and(parsed)
-            || self.catalogs.iter().any(|c| c.parse.parsed().is_some())
-            || !self.links.is_empty()
+            || self.links.iter().any(|link| link.kind == LinkKind::Mcp)
             || self.mcp_signal.is_some_and(|s| {
                 s.signals()
                     || s == McpSignal::NoSignal {
-                        why: super::NoSignalReason::Unauthorized,
+                        why: NoSignalReason::Unauthorized,
                     }
             })
     }

@@ -1,7 +1,9 @@
 //! Link relations on the homepage: the `Link` header (RFC 8288) and `<link>` elements. `mcp`
-//! and `mcp-server` name an endpoint (the survey); `ai-catalog` names a catalog (kept for later).
-//! No spec defines the first two, so they are matched the way RFC 8288 and HTML match any
-//! relation: case-insensitive, one of several space-separated types.
+//! and `mcp-server` name an endpoint (the survey); `ai-catalog` names a catalog; `api-catalog`
+//! (RFC 9727), `service-desc` and `service-doc` (RFC 8631) are API surface evidence, and a
+//! `service-desc` on the measured site names the OpenAPI document the scan asks for. No spec
+//! defines the first two, so every relation is matched the way RFC 8288 and HTML match any:
+//! case-insensitive, one of several space-separated types.
 
 use html5gum::{DefaultEmitter, StartTag, Token, Tokenizer};
 use http::header::LINK;
@@ -12,8 +14,14 @@ use url::Url;
 /// Bytes of the homepage given to the tokenizer; links further down are not looked for.
 pub const HTML_SCAN_LIMIT: usize = 1024 * 1024;
 
-const MCP_RELATIONS: [&str; 2] = ["mcp", "mcp-server"];
-const AI_CATALOG_RELATION: &str = "ai-catalog";
+/// The relations looked for, by kind, in the order a link's kinds are listed.
+const RELATIONS: [(LinkKind, &[&str]); 5] = [
+    (LinkKind::Mcp, &["mcp", "mcp-server"]),
+    (LinkKind::AiCatalog, &["ai-catalog"]),
+    (LinkKind::ApiCatalog, &["api-catalog"]),
+    (LinkKind::ServiceDesc, &["service-desc"]),
+    (LinkKind::ServiceDoc, &["service-doc"]),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkKind {
@@ -21,6 +29,12 @@ pub enum LinkKind {
     Mcp,
     /// `rel` names `ai-catalog`.
     AiCatalog,
+    /// `rel` names `api-catalog` (RFC 9727).
+    ApiCatalog,
+    /// `rel` names `service-desc` (RFC 8631): a machine-readable API description.
+    ServiceDesc,
+    /// `rel` names `service-doc` (RFC 8631): API documentation for people.
+    ServiceDoc,
 }
 
 /// A homepage link with a relation discovery cares about.
@@ -31,7 +45,7 @@ pub struct FoundLink {
     /// What `href` resolves against: the page, or the page's `<base href>`.
     pub base: Url,
     pub kind: LinkKind,
-    /// The matching relation, lower-case (`mcp`, `mcp-server`, `ai-catalog`).
+    /// The matching relation, lower-case (`mcp`, `mcp-server`, `ai-catalog`, ...).
     pub rel: String,
     /// Found in the `Link` header (else in the HTML).
     pub in_header: bool,
@@ -161,12 +175,8 @@ fn relation_types(rel: &str) -> Vec<String> {
 
 /// One found link per kind: `rel="mcp mcp-server"` is one endpoint, not two.
 fn push_matches(found: &mut Vec<FoundLink>, href: &str, rels: &[String], base: &Url, header: bool) {
-    let mcp = rels
-        .iter()
-        .find(|rel| MCP_RELATIONS.contains(&rel.as_str()));
-    let catalog = rels.iter().find(|rel| *rel == AI_CATALOG_RELATION);
-    for (rel, kind) in [(mcp, LinkKind::Mcp), (catalog, LinkKind::AiCatalog)] {
-        if let Some(rel) = rel {
+    for (kind, names) in RELATIONS {
+        if let Some(rel) = rels.iter().find(|rel| names.contains(&rel.as_str())) {
             found.push(FoundLink {
                 href: href.to_owned(),
                 base: base.clone(),

@@ -1,6 +1,7 @@
 //! Discovery, the pure part: where MCP documents live, how they are read, and which endpoint a
-//! scan opens. Nothing here does I/O: the scan fetches, these functions judge what it fetched
-//! (the survey for the endpoint choice, the discovery audit for the discovery source).
+//! scan opens; and the API and agent surface documents beside them. Nothing here does I/O: the
+//! scan fetches, these functions judge what it fetched (the survey for the endpoint choice and
+//! the surface population, the discovery audit for the discovery source).
 
 mod card;
 mod catalog;
@@ -12,6 +13,7 @@ mod mcp_path;
 mod paths;
 mod site;
 mod source;
+mod surface;
 mod table;
 
 pub use card::{
@@ -25,7 +27,7 @@ pub use catalog::{
 };
 pub use document::{media_type, DocumentParse, Field, JsonKind};
 pub use endpoint::{select_endpoint, Candidate, EndpointChoice, RejectReason};
-pub use fetched::{Discovery, FetchedCard, FetchedCatalog};
+pub use fetched::{Discovery, FetchedCard, FetchedCatalog, SurfaceDoc};
 pub use links::{
     home_links, links_from_headers, links_from_html, parse_link_header, FoundLink, LinkKind,
     LinkValue, HTML_SCAN_LIMIT,
@@ -37,6 +39,10 @@ pub use mcp_path::{
 pub use paths::*;
 pub use site::{MeasuredSite, Place, Placement, Site, SiteSide};
 pub use source::{discovery_source, DiscoverySource, SourceHits};
+pub use surface::{
+    parse_agent_card, parse_api_catalog, parse_auth_server, parse_openapi,
+    parse_protected_resource, read_surface, service_desc_url, SurfaceParse,
+};
 pub use table::{DocumentRow, Reader, DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT, SURVEY_DOCUMENTS};
 
 #[cfg(test)]

@@ -13,13 +13,24 @@ pub const DASHED_SERVER_CARD_PATH: &str = "/.well-known/mcp-server-card.json";
 /// The path from the SEP-2127 review (IANA suffix `mcp`), without an extension.
 pub const BARE_SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card";
 pub const AI_CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
+/// RFC 9727's API catalog (a Linkset, or another JSON format by content negotiation).
+pub const API_CATALOG_PATH: &str = "/.well-known/api-catalog";
+/// The A2A agent card's path since A2A 0.3 (IANA-registered `agent-card.json`). The legacy
+/// `/.well-known/agent.json` of A2A 0.2 is not requested: one more GET on every site for a path
+/// the protocol has replaced (docs/rules.md, "The surface population").
+pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
+/// RFC 9728's protected resource metadata, at the root (the resource is the origin).
+pub const PROTECTED_RESOURCE_PATH: &str = "/.well-known/oauth-protected-resource";
+/// RFC 8414's authorization server metadata, at the root (the issuer is the origin).
+pub const AUTH_SERVER_PATH: &str = "/.well-known/oauth-authorization-server";
 /// Requested with one plain GET (the survey).
 pub const MCP_PATH: &str = "/mcp";
 /// Appended to an endpoint URL: where the card extension recommends hosting the card.
 pub const ENDPOINT_SERVER_CARD_SUFFIX: &str = "/server-card";
 
 /// The `Accept` of the survey's reproduction, sent on every discovery GET: the homepage, the
-/// card paths, the catalog, catalog-listed cards and `/mcp`.
+/// card paths, the catalog, catalog-listed cards, `/mcp` and the API and agent surface
+/// documents (its `*/*` admits the API catalog's `application/linkset+json`).
 ///
 /// The card extension says clients SHOULD send `Accept: application/mcp-server-card+json`; we
 /// do not. A server that negotiates content could answer the two differently, and our verdicts

@@ -53,7 +53,8 @@ pub(super) fn assemble(
     record.discovered_via = via;
     if let (Some(found), Some(origin)) = (&discovery, &origin) {
         audit_site(found, origin).apply_to(&mut record);
-        record.surface = found.surface();
+        record.surface_signals = found.surface_signals();
+        record.surface = !record.surface_signals.is_empty();
     }
     if let Some(session) = &session {
         session.apply_to(&mut record);

@@ -1,13 +1,14 @@
 //! The documents phase: the homepage's links, then the survey's table of documents in order
 //! (the card paths, the AI catalog with the cards and nested catalogs it lists on the site,
-//! one plain GET of `/mcp`). Each is recorded; the parsed documents are kept for the endpoint
-//! choice and the audit.
+//! one plain GET of `/mcp`, the API and agent surface documents), then the OpenAPI document a
+//! homepage `service-desc` link names on the site. Each is recorded; the parsed documents are
+//! kept for the endpoint choice, the audit and the surface population.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, DocumentLog, SurfaceSignal};
 use tokio::time::Instant;
 use url::Url;
 
@@ -19,8 +20,9 @@ use super::site::SiteScan;
 use super::verdict::Verdict;
 use crate::discovery::{
     self as d, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type, parse_card,
-    parse_catalog, CatalogItem, CatalogWalk, Discovery, DocumentParse, DocumentRow, FetchedCard,
-    FetchedCatalog, HeadVerdict, McpSignal, NoSignalReason, Reader, WalkStep, MAX_CATALOG_ENTRIES,
+    parse_catalog, read_surface, service_desc_url, CatalogItem, CatalogWalk, Discovery,
+    DocumentParse, DocumentRow, FetchedCard, FetchedCatalog, HeadVerdict, McpSignal,
+    NoSignalReason, Reader, SurfaceDoc, WalkStep, DOCUMENT_TIMEOUT, MAX_CATALOG_ENTRIES,
     MAX_INLINE_CARDS, SURVEY_DOCUMENTS,
 };
 use crate::net::FetchError;
@@ -41,21 +43,65 @@ pub(super) async fn fetch_documents(
             continue;
         };
         match row.reader {
-            Reader::Card => {
-                let card = fetch_card_within(site, &url, row.kind, row.via, doc_cap, row.timeout);
+            Reader::Card(via) => {
+                let card = fetch_card_within(site, &url, row.kind, via, doc_cap, row.timeout);
                 if let Some(card) = card.await {
                     found.cards.push(card);
                 }
             }
-            Reader::Catalog => walk_catalogs(site, url, row, doc_cap, located, &mut found).await,
+            Reader::Catalog(via) => {
+                walk_catalogs(site, url, row, via, doc_cap, located, &mut found).await;
+            }
             Reader::McpPath => {
                 let measured = located.measured.as_ref();
                 let signal = probe_mcp_path(site, &url, row.timeout, measured, excluded);
                 found.mcp_signal = Some(signal.await);
             }
+            Reader::Surface(signal) => {
+                let doc = fetch_surface(site, &url, row.kind, signal, doc_cap, row.timeout);
+                found.surface_docs.push(doc.await);
+            }
         }
     }
+    let service_desc = located
+        .measured
+        .as_ref()
+        .and_then(|measured| service_desc_url(&found.links, measured));
+    if let Some(url) = service_desc {
+        let (kind, signal) = (DocumentKind::Openapi, SurfaceSignal::Openapi);
+        let doc = fetch_surface(site, &url, kind, signal, doc_cap, DOCUMENT_TIMEOUT);
+        found.surface_docs.push(doc.await);
+    }
     Ok(found)
+}
+
+/// An API or agent surface document: counted when it answered 2xx and reads as the document
+/// it should be (a soft 404's HTML page never does).
+async fn fetch_surface(
+    site: &mut SiteScan,
+    url: &Url,
+    kind: DocumentKind,
+    signal: SurfaceSignal,
+    cap: usize,
+    timeout: Duration,
+) -> SurfaceDoc {
+    let Fetched::Body(headers, body) = fetch_doc_within(site, url, kind, cap, timeout).await else {
+        return SurfaceDoc {
+            signal,
+            counted: false,
+        };
+    };
+    // The client stops reading at the cap: a body that long was cut.
+    let cut = body.len() >= cap;
+    let parse = read_surface(signal, media_type(&headers).as_deref(), &body, cut);
+    mark_parse(site, &parse);
+    if let (DocumentParse::Parsed(Some(note)), Some(doc)) = (&parse, site.last_document_mut()) {
+        doc.note = Some((*note).to_owned());
+    }
+    SurfaceDoc {
+        signal,
+        counted: parse.parsed().is_some(),
+    }
 }
 
 /// The homepage: its Link header and `<link>` elements. `Err` when nothing answers: the other
@@ -86,6 +132,7 @@ async fn walk_catalogs(
     site: &mut SiteScan,
     url: Url,
     row: &DocumentRow,
+    via: DiscoveredVia,
     doc_cap: usize,
     located: &Located,
     found: &mut Discovery,
@@ -114,7 +161,7 @@ async fn walk_catalogs(
                         }
                         let kind = DocumentKind::CatalogCard;
                         let card =
-                            fetch_card_within(site, &card_url, kind, row.via, doc_cap, row.timeout);
+                            fetch_card_within(site, &card_url, kind, via, doc_cap, row.timeout);
                         if let Some(card) = card.await {
                             found.catalog_cards.push(card);
                         }
@@ -124,7 +171,7 @@ async fn walk_catalogs(
                     }
                     CatalogItem::InlineCard { card, .. } => found.catalog_cards.push(FetchedCard {
                         url: url.clone(),
-                        via: row.via,
+                        via,
                         parse: card,
                         headers: Arc::clone(&headers),
                     }),

@@ -107,15 +107,10 @@ fn asked_to_slow_down(site: &SiteScan, url: &Url) -> bool {
 
 /// The client's rule for which answers pause the host, read back from the request log.
 fn paused_host(request: &RequestLog) -> bool {
-    let document = [
-        DocumentKind::ServerCard,
-        DocumentKind::LegacyCard,
-        DocumentKind::AiCatalog,
-        DocumentKind::CatalogCard,
-        DocumentKind::EndpointServerCard,
-    ]
-    .iter()
-    .any(|kind| kind.as_str() == request.purpose);
+    // Every discovery document but the homepage and `/mcp` (which speak for the host) is asked
+    // with `get_document`: the cards, the catalogs, the API and agent surface documents.
+    let document = DocumentKind::parse(&request.purpose)
+        .is_some_and(|kind| !matches!(kind, DocumentKind::Home | DocumentKind::McpPath));
     let retry_after = request
         .headers
         .iter()

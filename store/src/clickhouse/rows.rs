@@ -133,6 +133,11 @@ impl SiteRow {
             endpoint_site: crate::derived::endpoint_site(r).map(str::to_owned),
             rank: r.rank,
             probe_note: r.probe_note.clone(),
+            surface_signals: r
+                .surface_signals
+                .iter()
+                .map(|s| s.as_str().to_owned())
+                .collect(),
         }
     }
 }

@@ -79,6 +79,7 @@ pub const SITES: Table = Table {
         ("endpoint_site", OptStr),
         ("rank", OptUInt),
         ("probe_note", OptStr),
+        ("surface_signals", List),
     ],
 };
 

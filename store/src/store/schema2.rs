@@ -114,6 +114,7 @@ impl From<RecordV2> for Record {
             final_origin: r.final_origin,
             redirects: r.redirects,
             surface: r.surface,
+            surface_signals: Vec::new(),
             host: r.host,
             registrable_domain: r.registrable_domain,
             addresses: r.addresses,

@@ -1,6 +1,7 @@
 //! Reading segments written with schema 3, the layout before the input's rank and the deep
 //! probe's stop note: the record as it was then, decoded from its own rkyv layout and turned
-//! into today's record (the two fields absent). A store written by an earlier release stays
+//! into today's record (`rank`, `probe_note` and `surface_signals` absent; `surface` kept as
+//! written, from MCP evidence alone). A store written by an earlier release stays
 //! readable (`export`, `report`, `load`, `--resume`) without a migration step.
 
 use rkyv::rancor;
@@ -14,7 +15,7 @@ use crate::vocab::*;
 /// The schema version these types read.
 pub(crate) const VERSION: u16 = 3;
 
-/// Schema 3's record: today's without `rank` and `probe_note`. The field order is the stored
+/// Schema 3's record: today's without `rank`, `probe_note` and `surface_signals`. The field order is the stored
 /// layout's: never reorder.
 #[derive(Archive, Deserialize)]
 #[cfg_attr(test, derive(rkyv::Serialize))]
@@ -85,6 +86,7 @@ impl From<RecordV3> for Record {
             final_origin: r.final_origin,
             redirects: r.redirects,
             surface: r.surface,
+            surface_signals: Vec::new(),
             host: r.host,
             registrable_domain: r.registrable_domain,
             addresses: r.addresses,

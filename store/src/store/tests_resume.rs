@@ -195,6 +195,7 @@ fn without_kinds(r: &Record) -> Record {
     r.schema_version = 2;
     r.rank = None;
     r.probe_note = None;
+    r.surface_signals = Vec::new();
     r.reason_kind = None;
     for q in &mut r.requests {
         q.error_kind = None;
@@ -274,6 +275,7 @@ fn a_schema_3_run_reads_without_rank_or_probe_note_and_resumes_into_schema_4() {
         r.schema_version = 3;
         r.rank = None;
         r.probe_note = None;
+        r.surface_signals = Vec::new();
         r
     };
     let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();

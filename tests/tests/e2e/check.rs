@@ -11,6 +11,17 @@ use mcpcensus_store::Record;
 
 use crate::util::{mcpcensus, record_for, WebCrawl};
 
+/// The API and agent surface documents every scan asks for after /mcp, with their purposes.
+const SURFACE_DOCUMENTS: [(&str, &str); 4] = [
+    ("/.well-known/api-catalog", "api_catalog"),
+    ("/.well-known/agent-card.json", "agent_card"),
+    (
+        "/.well-known/oauth-protected-resource",
+        "protected_resource",
+    ),
+    ("/.well-known/oauth-authorization-server", "auth_server"),
+];
+
 /// The survey's Accept for the discovery GETs.
 const DISCOVERY_ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.7";
@@ -255,11 +266,23 @@ async fn explain_shows_discovery_then_the_session_as_sent() {
         "{}",
         gets[0].text
     );
-    let last = gets.last().unwrap();
+    // The MCP check's documents end with /mcp; the API and agent surface documents follow.
+    let (mcp_get, surface) = gets.split_at(gets.len() - SURFACE_DOCUMENTS.len());
+    let last = mcp_get.last().unwrap();
     assert_eq!(
         (last.url.as_str(), last.purpose.as_str()),
         (web.url("linked.test", "/mcp").as_str(), "mcp_path")
     );
+    let asked: Vec<(&str, &str)> = surface
+        .iter()
+        .map(|b| (b.url.as_str(), b.purpose.as_str()))
+        .collect();
+    let want: Vec<(String, &str)> = SURFACE_DOCUMENTS
+        .iter()
+        .map(|(path, purpose)| (web.url("linked.test", path), *purpose))
+        .collect();
+    let want: Vec<(&str, &str)> = want.iter().map(|(u, p)| (u.as_str(), *p)).collect();
+    assert_eq!(asked, want);
     for get in gets {
         assert_eq!(get.sent("accept"), Some(DISCOVERY_ACCEPT), "{}", get.text);
         assert_eq!(get.sent("accept-language"), Some("en"));
@@ -382,9 +405,16 @@ async fn a_redirect_shows_its_location_and_is_not_followed() {
         "{}",
         home.text
     );
-    // robots.txt, the homepage, the four card paths, the catalog, /mcp.
-    assert_eq!(moved.blocks.len(), 8, "{}", moved.text);
+    // robots.txt, the homepage, the four card paths, the catalog, /mcp, then the API and agent
+    // surface documents.
+    assert_eq!(moved.blocks.len(), 12, "{}", moved.text);
     assert_eq!(moved.blocks[7].purpose, "mcp_path", "{}", moved.text);
+    let surface: Vec<&str> = moved.blocks[8..]
+        .iter()
+        .map(|b| b.purpose.as_str())
+        .collect();
+    let want: Vec<&str> = SURFACE_DOCUMENTS.iter().map(|(_, p)| *p).collect();
+    assert_eq!(surface, want, "{}", moved.text);
     assert_eq!(moved.verdict["outcome"], "out_of_scope", "{}", moved.text);
     assert_eq!(
         moved.verdict["reason"],

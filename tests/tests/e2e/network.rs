@@ -78,8 +78,9 @@ async fn guard_refuses_loopback_unless_allowed() {
         "{}",
         local.outcome_reason
     );
-    // robots.txt, then the homepage, four card paths, the AI catalog and /mcp.
-    assert_eq!(web.request_count("local.test"), 8);
+    // robots.txt, then the homepage, four card paths, the AI catalog, /mcp and the four API
+    // and agent surface documents (API catalog, A2A card, the two OAuth metadata documents).
+    assert_eq!(web.request_count("local.test"), 12);
     assert_eq!(local.requests[0].purpose, "robots");
     assert_eq!(local.requests[1].status, Some(200));
 }
@@ -191,7 +192,7 @@ async fn per_ip_rate_holds_for_sites_sharing_an_address() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn per_host_rate_holds_across_a_sites_requests() {
-    // Each site answers its seven discovery requests at once; politeness must space them.
+    // Each site answers its eleven discovery requests at once; politeness must space them.
     let mut builder = SimWeb::builder();
     let mut names = Vec::new();
     for i in 0..20u8 {
@@ -218,8 +219,8 @@ async fn per_host_rate_holds_across_a_sites_requests() {
             .iter()
             .map(|r| r.at.duration_since(web.started_at()))
             .collect();
-        // robots.txt and the survey's seven discovery GETs, all under the host's rate.
-        assert_eq!(times.len(), 8, "{name}");
+        // robots.txt and the survey's eleven discovery GETs, all under the host's rate.
+        assert_eq!(times.len(), 12, "{name}");
         for pair in times.windows(2) {
             let gap = (pair[1] - pair[0]).as_secs_f64();
             // Arrival times are taken by the server, so a busy machine can shorten one gap;

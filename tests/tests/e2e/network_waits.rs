@@ -24,7 +24,7 @@ fn first_request(web: &SimWeb, host: &str) -> Duration {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sites_waiting_their_turn_on_a_shared_address_keep_their_deadline_and_no_place() {
     // Three sites share one address (one site at a time there) and the host rate spaces each
-    // site's eight requests over 3.5 s, longer than the 2 s deadline: all of it is our own
+    // site's twelve requests over 5.5 s, longer than the 2 s deadline: all of it is our own
     // queueing, none of it the server's. A fourth site on its own address comes last in the
     // list, with two places for the whole crawl.
     let shared = ["shared0.test", "shared1.test", "shared2.test"];
@@ -67,10 +67,11 @@ async fn sites_waiting_their_turn_on_a_shared_address_keep_their_deadline_and_no
             "{name}: {}",
             r.outcome_reason
         );
-        // robots.txt and the seven discovery GETs, every one answered.
-        assert_eq!(r.requests.len(), 8, "{name}");
+        // robots.txt and the eleven discovery GETs (the MCP check's seven, the four API and
+        // agent surface documents), every one answered.
+        assert_eq!(r.requests.len(), 12, "{name}");
         assert!(r.requests.iter().all(|q| q.status.is_some()), "{name}");
-        assert_eq!(web.requests(name).len(), 8, "{name}");
+        assert_eq!(web.requests(name).len(), 12, "{name}");
     }
     // The sites waiting their turn gave up their places: the last site started at once,
     // not after the first shared site to get the address had finished.
@@ -134,7 +135,8 @@ async fn a_retry_after_beyond_the_deadline_ends_the_site_at_once() {
         "{}",
         brief.outcome_reason
     );
-    assert_eq!(brief.requests.len(), 8);
+    // robots.txt and the eleven discovery GETs.
+    assert_eq!(brief.requests.len(), 12);
     assert!(
         brief.timings.total_ms >= 1_000,
         "{} ms",

@@ -214,6 +214,15 @@ async fn robots_txt_disallowing_well_known_leaves_exactly_what_it_allows() {
         .skipped
         .iter()
         .any(|u| u.ends_with("/.well-known/mcp.json")));
+    // The API and agent surface documents follow the same robots.txt.
+    for path in [
+        "/.well-known/api-catalog",
+        "/.well-known/agent-card.json",
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-authorization-server",
+    ] {
+        assert!(info.skipped.iter().any(|u| u.ends_with(path)), "{path}");
+    }
     // Nothing skipped was requested, and every GET that reached the server was allowed.
     for q in sent.iter().filter(|q| q.method == "GET") {
         let sent_url = web.url("robots.test", q.path_only());

@@ -24,6 +24,10 @@ fn shaped() -> Vec<ShapedSite> {
         (Shape::WwwWithMcpHost, "mcphost.test"),
         (Shape::ApexWithApiHost, "apihost.test"),
         (Shape::BrandAlias, "alias.test"),
+        (Shape::ApiOnly, "api.test"),
+        (Shape::AgentCardOnly, "agent.test"),
+        (Shape::OauthOnly, "oauth.test"),
+        (Shape::SoftApiCatalog, "softcatalog.test"),
     ]
     .into_iter()
     .map(|(shape, host)| shape.build(host, true))
@@ -187,6 +191,11 @@ async fn each_shape_has_its_record() {
             "plain.test",
             (Outcome::Pass, pass, host("plain.test"), None, 0),
         ),
+        // An API or agent surface without MCP: in the population, out of scope.
+        ("api.test", out_of_scope()),
+        ("agent.test", out_of_scope()),
+        ("oauth.test", out_of_scope()),
+        ("softcatalog.test", out_of_scope()),
     ];
     for (input, want) in expected {
         assert_eq!(summary(&web, &records, input), want, "{input}");
@@ -197,26 +206,93 @@ async fn each_shape_has_its_record() {
         newest.reason_kind,
         Some(mcpcensus_store::FailureKind::NewerRevisionOnly)
     );
-    // Surface: every site whose card parsed; not the bot wall, nor sites that left.
-    let surfaced: Vec<&str> = records
+    // Surface: every site whose card parsed, and the API and agent surface sites; not the bot
+    // wall, nor sites that left, nor a catalog path that is a soft 404.
+    let mut surfaced: Vec<(&str, Vec<&str>)> = records
         .iter()
         .filter(|r| r.surface)
-        .filter_map(|r| r.host.as_deref())
+        .filter_map(|r| {
+            let signals = r.surface_signals.iter().map(|s| s.as_str()).collect();
+            Some((r.host.as_deref()?, signals))
+        })
         .collect();
-    let mut surfaced = surfaced;
     surfaced.sort_unstable();
+    let mcp = vec!["mcp"];
     assert_eq!(
         surfaced,
         [
-            "alias.test",
-            "apex.test",
-            "mcphost.test",
-            "newest.test",
-            "partial.test",
-            "plain.test",
-            "soft.test",
-            "www.apihost.test",
-            "www.wwwapex.test"
+            ("agent.test", vec!["a2a_agent_card"]),
+            ("alias.test", mcp.clone()),
+            ("apex.test", mcp.clone()),
+            (
+                "api.test",
+                vec!["api_catalog", "service_desc", "service_doc", "openapi"]
+            ),
+            ("mcphost.test", mcp.clone()),
+            ("newest.test", vec!["mcp", "ai_catalog"]),
+            (
+                "oauth.test",
+                vec!["oauth_protected_resource", "oauth_authorization_server"]
+            ),
+            ("partial.test", mcp.clone()),
+            ("plain.test", mcp.clone()),
+            ("soft.test", mcp.clone()),
+            ("www.apihost.test", mcp.clone()),
+            ("www.wwwapex.test", mcp),
+        ]
+    );
+    for r in &records {
+        let listed = !r.surface_signals.is_empty();
+        assert_eq!(r.surface, listed, "{}", r.input);
+    }
+    // The API site: its catalog and OpenAPI document read and counted, one GET each.
+    let api = record_for(&records, &web.origin("api.test"));
+    let read: Vec<(&str, bool)> = api
+        .documents
+        .iter()
+        .filter(|d| matches!(d.kind.as_str(), "api_catalog" | "openapi"))
+        .map(|d| (d.url.rsplit('/').next().unwrap_or_default(), d.parsed))
+        .collect();
+    assert_eq!(read, [("api-catalog", true), ("openapi.json", true)]);
+    assert_eq!(gets(&web, "api.test", "/openapi.json"), 1);
+    assert_eq!(
+        gets(&web, "api.test", "/docs"),
+        0,
+        "service-doc is a link only"
+    );
+    // The soft 404 at the catalog path: logged as one, not counted.
+    let soft = record_for(&records, &web.origin("softcatalog.test"));
+    let catalog = soft
+        .documents
+        .iter()
+        .find(|d| d.kind.as_str() == "api_catalog")
+        .expect("the catalog path was asked");
+    assert!(catalog.soft_404 && !catalog.parsed, "{catalog:?}");
+    assert!(soft.surface_signals.is_empty());
+    // A plain site: robots.txt, the homepage, 4 card paths, the AI catalog, /mcp and the 4
+    // API and agent surface documents; the session's POSTs besides.
+    let plain: Vec<String> = web
+        .requests("plain.test")
+        .iter()
+        .filter(|r| r.method == "GET")
+        .map(|r| r.path.clone())
+        .collect();
+    assert_eq!(
+        plain,
+        [
+            "/robots.txt",
+            "/",
+            "/.well-known/mcp/server-card.json",
+            "/.well-known/mcp.json",
+            "/.well-known/mcp-server-card.json",
+            "/.well-known/mcp/server-card",
+            "/.well-known/ai-catalog.json",
+            "/mcp",
+            "/.well-known/api-catalog",
+            "/.well-known/agent-card.json",
+            "/.well-known/oauth-protected-resource",
+            "/.well-known/oauth-authorization-server",
+            "/mcp/server-card",
         ]
     );
     // The apex's hop, as sent.
@@ -262,7 +338,7 @@ async fn each_shape_has_its_record() {
                 "  www                                   2".to_owned(),
                 "  apex                                  2".to_owned(),
                 "  other_subdomain                       0".to_owned(),
-                "Outcomes of the 9 sites with an API or agent surface".to_owned(),
+                "Outcomes of the 12 sites with an API or agent surface".to_owned(),
                 "9 endpoints".to_owned(),
                 "unreachable is \"not measured: no answer\"".to_owned(),
             ]
@@ -272,7 +348,7 @@ async fn each_shape_has_its_record() {
                 "data-table=\"measured-elsewhere\"".to_owned(),
                 "<td>www</td><td class=\"num\" data-sort=\"2\">2</td>".to_owned(),
                 "<td>apex</td><td class=\"num\" data-sort=\"2\">2</td>".to_owned(),
-                "9 sites showed an API or agent surface".to_owned(),
+                "12 sites showed an API or agent surface".to_owned(),
                 "data-table=\"outcomes-surface\"".to_owned(),
             ]
         };
@@ -367,6 +443,19 @@ async fn redirects_past_their_limits_end_the_homepage() {
     assert!(!web.requests("tohttp.test").iter().any(|r| !r.tls));
     assert_eq!(web.request_count("www.optout.test"), 0);
     web.shutdown().await;
+}
+
+/// A site without MCP, measured where the input names it.
+fn out_of_scope() -> (Outcome, String, Option<String>, Option<String>, usize) {
+    (Outcome::OutOfScope, OUT_OF_SCOPE.to_owned(), None, None, 0)
+}
+
+/// GETs of `path` a host received.
+fn gets(web: &SimWeb, host: &str, path: &str) -> usize {
+    web.requests(host)
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == path)
+        .count()
 }
 
 /// The survey's out-of-scope reason.

@@ -160,17 +160,18 @@ async fn a_site_is_one_kept_alive_connection_unless_the_server_closes_each() {
         assert_eq!(r.outcome, Outcome::Pass, "{host}: {}", r.outcome_reason);
         assert_eq!(r.tool_names, ["search"], "{host}");
     }
-    // robots.txt, the homepage, five discovery documents, /mcp and the session's POSTs.
+    // robots.txt, the homepage, five discovery documents, /mcp, the four API and agent
+    // surface documents and the session's POSTs.
     let (requests, conns) = connections_of(&web, "kept.test");
     assert!(requests >= 10, "kept.test: {requests} requests");
     assert_eq!(
         conns, 1,
         "kept.test: {requests} requests over {conns} connections"
     );
-    // Each of the seven GETs answered with `Connection: close` ends its connection.
+    // Each of the eleven GETs answered with `Connection: close` ends its connection.
     let (requests, conns) = connections_of(&web, "closing.test");
     assert!(
-        conns >= 8 && conns <= requests,
+        conns >= 12 && conns <= requests,
         "closing.test: {requests} requests over {conns} connections"
     );
 }

@@ -69,6 +69,10 @@ async fn the_final_origins_robots_governs_discovery() {
         "/.well-known/mcp-server-card.json",
         "/.well-known/mcp/server-card",
         "/.well-known/ai-catalog.json",
+        "/.well-known/api-catalog",
+        "/.well-known/agent-card.json",
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-authorization-server",
     ]
     .iter()
     .map(|p| web.url("www.shut.test", p))

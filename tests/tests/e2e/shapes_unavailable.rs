@@ -45,11 +45,15 @@ async fn well_known_503s_do_not_stall_the_site() {
             (K::LegacyCard, busy.0, busy.1),
             (K::AiCatalog, busy.0, busy.1),
             (K::McpPath, Some(405), Some("allow_post")),
+            (K::ApiCatalog, busy.0, busy.1),
+            (K::AgentCard, busy.0, busy.1),
+            (K::ProtectedResource, busy.0, busy.1),
+            (K::AuthServer, busy.0, busy.1),
             // A document's bare 503 is no pause: the endpoint card is still asked for.
             (K::EndpointServerCard, Some(404), Some("HTTP 404")),
         ]
     );
-    // Five 503s each used to pause the host for the default 5 s before the next request
+    // Five 503s (nine now) each used to pause the host for the default 5 s before the next request
     // (discovery took 25 s, leaving too little of the 30 s deadline for the session); now
     // only politeness spaces them (about 2 s here; ample room for a busy machine).
     let discovery = r.timings.discovery_ms.unwrap();

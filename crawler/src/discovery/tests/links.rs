@@ -190,3 +190,48 @@ fn tokenizing_stops_only_after_every_link_and_base_tag() {
     );
     assert!(html_links("<html><body><p>no link here</p></body></html>").is_empty());
 }
+
+#[test]
+fn api_surface_relations_are_found_beside_mcp() {
+    let mut headers = HeaderMap::new();
+    headers.append(
+        LINK,
+        HeaderValue::from_static(
+            r#"</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc alternate""#,
+        ),
+    );
+    let html = r#"<link rel="Service-Doc" href="/docs"><link rel="mcp service-desc" href="/both">
+        <link rel="stylesheet" href="/s.css">"#;
+    let links = home_links(&headers, html.as_bytes(), &url(PAGE));
+    assert_eq!(
+        hrefs(&links),
+        [
+            (
+                "https://example.com/.well-known/api-catalog".to_owned(),
+                LinkKind::ApiCatalog,
+                "api-catalog".to_owned()
+            ),
+            (
+                "https://example.com/openapi.json".to_owned(),
+                LinkKind::ServiceDesc,
+                "service-desc".to_owned()
+            ),
+            (
+                "https://example.com/docs".to_owned(),
+                LinkKind::ServiceDoc,
+                "service-doc".to_owned()
+            ),
+            // One link with two relations is found once per kind.
+            mcp("https://example.com/both", "mcp"),
+            (
+                "https://example.com/both".to_owned(),
+                LinkKind::ServiceDesc,
+                "service-desc".to_owned()
+            ),
+        ]
+    );
+    // Only `mcp` links are endpoint candidates.
+    let candidates = Candidate::from_links(&links);
+    assert_eq!(candidates.len(), 1);
+    assert_eq!(candidates[0].raw, "/both");
+}

@@ -7,6 +7,8 @@ mod links;
 mod mcp_path;
 mod paths;
 mod source;
+mod surface;
+mod surface_signals;
 
 use url::Url;
 

@@ -1,33 +1,68 @@
 use std::time::Duration;
 
-use mcpcensus_store::DiscoveredVia;
+use mcpcensus_store::{DiscoveredVia, DocumentKind, SurfaceSignal};
 
 use super::url;
 use crate::discovery::*;
 
 #[test]
 fn the_documents_table_is_the_survey_order() {
-    let order: Vec<(&str, DiscoveredVia, Reader)> = SURVEY_DOCUMENTS
+    use DiscoveredVia as Via;
+    use SurfaceSignal as Signal;
+    let order: Vec<(&str, DocumentKind, Reader)> = SURVEY_DOCUMENTS
         .iter()
-        .map(|row| (row.path, row.via, row.reader))
+        .map(|row| (row.path, row.kind, row.reader))
         .collect();
     assert_eq!(
         order,
         [
-            (SERVER_CARD_PATH, DiscoveredVia::ServerCard, Reader::Card),
-            (MCP_JSON_PATH, DiscoveredVia::LegacyCard, Reader::Card),
+            (
+                SERVER_CARD_PATH,
+                DocumentKind::ServerCard,
+                Reader::Card(Via::ServerCard)
+            ),
+            (
+                MCP_JSON_PATH,
+                DocumentKind::LegacyCard,
+                Reader::Card(Via::LegacyCard)
+            ),
             (
                 DASHED_SERVER_CARD_PATH,
-                DiscoveredVia::LegacyCard,
-                Reader::Card
+                DocumentKind::LegacyCard,
+                Reader::Card(Via::LegacyCard)
             ),
             (
                 BARE_SERVER_CARD_PATH,
-                DiscoveredVia::LegacyCard,
-                Reader::Card
+                DocumentKind::LegacyCard,
+                Reader::Card(Via::LegacyCard)
             ),
-            (AI_CATALOG_PATH, DiscoveredVia::AiCatalog, Reader::Catalog),
-            (MCP_PATH, DiscoveredVia::McpPath, Reader::McpPath),
+            (
+                AI_CATALOG_PATH,
+                DocumentKind::AiCatalog,
+                Reader::Catalog(Via::AiCatalog)
+            ),
+            (MCP_PATH, DocumentKind::McpPath, Reader::McpPath),
+            // The API and agent surface after the MCP check's own documents.
+            (
+                "/.well-known/api-catalog",
+                DocumentKind::ApiCatalog,
+                Reader::Surface(Signal::ApiCatalog)
+            ),
+            (
+                "/.well-known/agent-card.json",
+                DocumentKind::AgentCard,
+                Reader::Surface(Signal::A2aAgentCard)
+            ),
+            (
+                "/.well-known/oauth-protected-resource",
+                DocumentKind::ProtectedResource,
+                Reader::Surface(Signal::OauthProtectedResource)
+            ),
+            (
+                "/.well-known/oauth-authorization-server",
+                DocumentKind::AuthServer,
+                Reader::Surface(Signal::OauthAuthorizationServer)
+            ),
         ]
     );
     // The plain GET of /mcp can never eat the session's 12 s.

@@ -47,8 +47,19 @@ fn no_server_receives_more_than_the_survey_allows() {
                 other => panic!("{host}: {other} {} is not the survey's", r.path),
             }
         }
-        // One plain GET of /mcp per scanned site, at most.
+        // One plain GET of /mcp per scanned site, at most, and one of each API and agent
+        // surface document (they are never retried, nor asked again after a redirect).
         assert!(fx.gets(&host, "/mcp") <= 1, "{host}");
+        for path in [
+            "/.well-known/api-catalog",
+            "/.well-known/agent-card.json",
+            "/.well-known/oauth-protected-resource",
+            "/.well-known/oauth-authorization-server",
+        ] {
+            assert!(fx.gets(&host, path) <= 1, "{host} {path}");
+        }
+        // The legacy A2A path is not asked.
+        assert_eq!(fx.gets(&host, "/.well-known/agent.json"), 0, "{host}");
     }
     for host in ["other.test", "mcp.excl.test", GUARDED_SUBDOMAIN] {
         assert!(web.requests(host).is_empty(), "{host} was requested");
