@@ -17,8 +17,9 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
             "outcomes-surface",
             "Outcomes over the sites with an API or agent surface",
             format!(
-                "{} sites showed an API or agent surface (a discovery document, an MCP or agent \
-                 link, a /mcp signal or a 401 challenge on /mcp).",
+                "{} sites showed an API or agent surface (MCP evidence, or an API catalog, an \
+                 OpenAPI document or link, an A2A agent card or OAuth metadata; \
+                 docs/rules.md).",
                 r.sites_with_surface
             ),
             &r.outcomes_surface,
