@@ -14,6 +14,7 @@ mod first_tools;
 pub mod inert;
 #[cfg(test)]
 mod inert_tests;
+mod readiness;
 pub mod record;
 #[cfg(test)]
 mod record_tests;

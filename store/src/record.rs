@@ -6,6 +6,7 @@ use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
+pub use crate::readiness::{Readiness, ReadinessEvidence};
 use crate::vocab::MigrationStatus;
 use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};
@@ -15,9 +16,10 @@ use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};
 /// release (final origin, redirects, surface, truncated, robots, refused URLs). 3: the typed
 /// failure kinds (`reason_kind`, `requests[].error_kind`); the JSON key `tool_names_seed` is no
 /// longer written (still read). 4: the input line's `rank` and the deep probe's stop note
-/// (`probe_note`), the new document kinds and `surface_signals`. Stores of schemas 2 and 3 are read through `store::schema2` and
-/// `store::schema3`.
-pub const SCHEMA_VERSION: u16 = 4;
+/// (`probe_note`), the new document kinds and `surface_signals`. 5: the readiness level's
+/// section (`readiness`) and the first look of a site looked at twice (`first_look`). Stores of
+/// schemas 2, 3 and 4 are read through `store::schema2`, `store::schema3` and `store::schema4`.
+pub const SCHEMA_VERSION: u16 = 5;
 
 record_enum!(
     /// The verdict for one site (the survey's outcomes plus the crawler's own).
@@ -327,6 +329,25 @@ pub struct Record {
     /// endpoint on another origin, an OAuth metadata URL on a bad port or an IP literal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused_urls: Vec<String>,
+    /// The readiness level's checks (`--probe readiness`); absent when the level was off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<Readiness>,
+    /// The first look at a site whose first scan ended on a transient failure and was looked
+    /// at again near the end of the run; the record's verdict is the second look's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_look: Option<FirstLook>,
+}
+
+/// What the first of a site's two looks saw (see [`Record::first_look`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Archive, ToRkyv, FromRkyv)]
+pub struct FirstLook {
+    #[serde(with = "crate::rfc3339_ms")]
+    pub scanned_at: u64,
+    pub outcome: Outcome,
+    pub outcome_reason: String,
+    pub reason_kind: Option<FailureKind>,
+    pub total_ms: u32,
+    pub requests: Vec<RequestLog>,
 }
 
 impl Record {
@@ -387,6 +408,8 @@ impl Record {
             truncated: None,
             robots: None,
             refused_urls: Vec::new(),
+            readiness: None,
+            first_look: None,
         }
     }
 }

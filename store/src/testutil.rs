@@ -107,6 +107,33 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         session_ms: Some(700),
         probe_ms: Some(90),
     };
+    r.readiness = (i % 2 == 1).then(|| Readiness {
+        checks_version: "radar-2026-18".into(),
+        robots_txt: Some(true),
+        robots_txt_ai_rules: Some(i % 4 == 1),
+        llms_txt: Some(false),
+        catch_all: Some(i % 3 == 0),
+        naive_only: vec!["llmsTxt".into()],
+        ai_bot_rules: vec!["GPTBot=disallow".into()],
+        evidence: vec![ReadinessEvidence {
+            check: "llmsTxt".into(),
+            url: "https://x/llms.txt".into(),
+            status: Some(200),
+            content_type: Some("text/html".into()),
+            bytes: 900,
+            parsed: false,
+            note: Some("an HTML page, not a file".into()),
+        }],
+        ..Readiness::default()
+    });
+    r.first_look = (i % 3 == 2).then(|| FirstLook {
+        scanned_at: 1_794_999_000_000 + i as u64,
+        outcome: Outcome::Unreachable,
+        outcome_reason: "connect timed out".into(),
+        reason_kind: Some(pick(FailureKind::ALL, i)),
+        total_ms: 30_000,
+        requests: r.requests.clone(),
+    });
     r
 }
 

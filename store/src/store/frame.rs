@@ -67,6 +67,8 @@ pub(crate) fn decode_version(version: u16, payload: &AlignedVec) -> Result<Recor
         super::schema2::decode(payload)
     } else if version == super::schema3::VERSION {
         super::schema3::decode(payload)
+    } else if version == super::schema4::VERSION {
+        super::schema4::decode(payload)
     } else {
         decode(payload)
     }

@@ -10,6 +10,7 @@ mod resume;
 mod root;
 mod schema2;
 mod schema3;
+mod schema4;
 mod segment;
 mod writer;
 

@@ -151,6 +151,8 @@ impl From<RecordV2> for Record {
             truncated: r.truncated,
             robots: r.robots,
             refused_urls: r.refused_urls,
+            readiness: None,
+            first_look: None,
         }
     }
 }

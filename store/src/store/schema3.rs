@@ -123,6 +123,8 @@ impl From<RecordV3> for Record {
             truncated: r.truncated,
             robots: r.robots,
             refused_urls: r.refused_urls,
+            readiness: None,
+            first_look: None,
         }
     }
 }

@@ -113,7 +113,7 @@ fn schema_1_run(store: &Store) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
     assert_eq!(
         crate::READABLE_SCHEMA_VERSIONS,
-        [2, 3, 4],
+        [2, 3, 4, 5],
         "this test pins the step from schema 1"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +124,7 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
         Err(
             e @ crate::StoreError::SchemaVersion {
                 found: 1,
-                expected: 4,
+                expected: 5,
                 ..
             },
         ) => {
@@ -193,6 +193,8 @@ fn old_run(
 fn without_kinds(r: &Record) -> Record {
     let mut r = r.clone();
     r.schema_version = 2;
+    r.readiness = None;
+    r.first_look = None;
     r.rank = None;
     r.probe_note = None;
     r.surface_signals = Vec::new();
@@ -273,6 +275,8 @@ fn a_schema_3_run_reads_without_rank_or_probe_note_and_resumes_into_schema_4() {
     let as_written = |r: &Record| {
         let mut r = r.clone();
         r.schema_version = 3;
+        r.readiness = None;
+        r.first_look = None;
         r.rank = None;
         r.probe_note = None;
         r.surface_signals = Vec::new();
@@ -290,6 +294,52 @@ fn a_schema_3_run_reads_without_rank_or_probe_note_and_resumes_into_schema_4() {
     writer.append(&new).unwrap();
     writer.finish().unwrap();
     assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 3);
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    let mut want: Vec<Record> = old
+        .iter()
+        .filter(|r| r.outcome != Outcome::NotStarted)
+        .map(as_written)
+        .collect();
+    want.push(new);
+    assert_eq!(read, want);
+}
+
+#[test]
+fn a_schema_4_run_reads_without_readiness_or_first_look_and_resumes_into_schema_5() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let old: Vec<Record> = (0..6)
+        .map(|i| {
+            let outcome = if i == 3 {
+                Outcome::NotStarted
+            } else {
+                Outcome::Fail
+            };
+            record(i, outcome)
+        })
+        .collect();
+    assert!(old.iter().any(|r| r.readiness.is_some()));
+    assert!(old.iter().any(|r| r.first_look.is_some()));
+    let first = old_run(&store, &old, 4, schema4::encode);
+    let as_written = |r: &Record| {
+        let mut r = r.clone();
+        r.schema_version = 4;
+        r.readiness = None;
+        r.first_look = None;
+        r
+    };
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(read, old.iter().map(as_written).collect::<Vec<_>>());
+
+    let (mut writer, pass) = store
+        .resume_run_keeping(RUN, |r| r.outcome != Outcome::NotStarted)
+        .unwrap();
+    assert_eq!((pass.kept, pass.dropped, pass.undecodable), (5, 1, 0));
+    let new = record(5, Outcome::Pass);
+    assert!(new.readiness.is_some() && new.first_look.is_some());
+    writer.append(&new).unwrap();
+    writer.finish().unwrap();
+    assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 4);
     let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
     let mut want: Vec<Record> = old
         .iter()
