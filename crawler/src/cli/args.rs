@@ -125,6 +125,14 @@ pub struct CrawlArgs {
     /// Stop taking new sites after this long, e.g. 8h; at most 365d.
     #[arg(long, value_name = "DUR", value_parser = max_duration)]
     pub max_duration: Option<String>,
+    /// Look again near the end of the run, at least this long after the first look, at sites
+    /// that ended not measured or unreachable on a failure that may pass (no answer, a
+    /// timeout, 429, 5xx); the second look decides [default: 1m; at most 1d].
+    #[arg(long, value_name = "DUR", value_parser = second_look_delay)]
+    pub second_look_delay: Option<String>,
+    /// Look at each site once: no second look.
+    #[arg(long, conflicts_with = "second_look_delay")]
+    pub no_second_look: bool,
     /// Keep shard K of N (0-based), split by registrable domain.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -363,6 +371,13 @@ impl CrawlArgs {
             &mut c.crawl.max_duration,
             self.max_duration.clone().map(Some),
         );
+        set(
+            &mut c.crawl.second_look_delay,
+            self.second_look_delay.clone(),
+        );
+        if self.no_second_look {
+            c.crawl.second_look = false;
+        }
         set(&mut c.input.shard, self.shard);
         set(&mut c.input.host_column, self.host_column.clone().map(Some));
         set(&mut c.input.rank_column, self.rank_column.clone().map(Some));
@@ -395,6 +410,11 @@ fn site_deadline() -> clap::builder::RangedU64ValueParser<u64> {
 /// [`defaults::MAX_DURATION`] fails at parse time.
 fn max_duration(text: &str) -> Result<String, String> {
     duration_at_most(text, defaults::MAX_DURATION).map(|_| text.to_owned())
+}
+
+/// `--second-look-delay`: kept as text like `--max-duration`.
+fn second_look_delay(text: &str) -> Result<String, String> {
+    duration_at_most(text, defaults::MAX_SECOND_LOOK_DELAY).map(|_| text.to_owned())
 }
 
 /// `--metrics-linger`: at most [`defaults::MAX_METRICS_LINGER`].

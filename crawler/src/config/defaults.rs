@@ -17,6 +17,8 @@ pub const RESOLVER_TIMEOUT_MS: u64 = crate::net::DEFAULT_RESOLVER_TIMEOUT.as_mil
 pub const RESOLVER_CONCURRENCY: usize = crate::net::DEFAULT_RESOLVER_CONCURRENCY.get();
 pub const SHUTDOWN_GRACE_SECS: u64 = 20;
 pub const PROGRESS_INTERVAL_SECS: u64 = 5;
+/// `crawl.second_look_delay`, `--second-look-delay`: the least time between a site's two looks.
+pub const SECOND_LOOK_DELAY: &str = "1m";
 
 // The largest value of each duration setting (flag or config key): far past any useful value,
 // far short of what `Instant` arithmetic overflows on, so a typo is a clear error, never a panic.
@@ -24,6 +26,8 @@ pub const PROGRESS_INTERVAL_SECS: u64 = 5;
 pub const MAX_SITE_DEADLINE_SECS: u64 = 3_600;
 /// `crawl.max_duration`, `--max-duration`: a year.
 pub const MAX_DURATION: Duration = Duration::from_secs(365 * DAY_SECS);
+/// `crawl.second_look_delay`: a day.
+pub const MAX_SECOND_LOOK_DELAY: Duration = Duration::from_secs(DAY_SECS);
 /// `crawl.shutdown_grace_secs`: an hour.
 pub const MAX_SHUTDOWN_GRACE_SECS: u64 = 3_600;
 /// `net.connect_timeout_ms` and `net.resolver_timeout_ms`: ten minutes.

@@ -40,6 +40,11 @@ pub struct CrawlSettings {
     pub document_cap_bytes: NonZeroUsize,
     /// Tools recorded per server.
     pub tools_cap: NonZeroUsize,
+    /// Sites that end not measured or unreachable on a failure that may pass are scanned once
+    /// more near the end of the run; the second look decides.
+    pub second_look: bool,
+    /// At least this long between a site's two looks (humantime, e.g. "1m").
+    pub second_look_delay: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,6 +133,8 @@ impl Default for CrawlSettings {
             shutdown_grace_secs: d::SHUTDOWN_GRACE_SECS,
             document_cap_bytes: nz(d::DOCUMENT_CAP_BYTES),
             tools_cap: nz(d::TOOLS_CAP),
+            second_look: true,
+            second_look_delay: d::SECOND_LOOK_DELAY.to_owned(),
         }
     }
 }
@@ -217,6 +224,17 @@ impl Config {
             .transpose()
     }
 
+    /// The second look's delay, `None` when second looks are off (at most
+    /// [`d::MAX_SECOND_LOOK_DELAY`]).
+    pub fn second_look(&self) -> Result<Option<Duration>, ConfigError> {
+        let delay = duration_at_most(&self.crawl.second_look_delay, d::MAX_SECOND_LOOK_DELAY)
+            .map_err(|reason| ConfigError::Invalid {
+                key: "crawl.second_look_delay",
+                reason,
+            })?;
+        Ok(self.crawl.second_look.then_some(delay))
+    }
+
     /// Checks values before anything does I/O.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let invalid = |key, reason: &str| {
@@ -229,6 +247,7 @@ impl Config {
             return invalid("crawl.site_deadline_secs", "must be at least 1");
         }
         self.max_duration()?;
+        self.second_look()?;
         // Each duration has a maximum (defaults.rs), so no deadline computed from one overflows.
         let maxima = [
             (

@@ -213,6 +213,21 @@ impl FetchError {
         }
     }
 
+    /// A failure that may pass (no connection, a wait that ran out, a reset, a name server's
+    /// failure), worth a second look later in the run. Refusals of ours, TLS and protocol
+    /// errors are the site's steady answer. A local resource is never the site's: the run
+    /// retries those itself.
+    pub fn is_transient(&self) -> bool {
+        if self.local_resource().is_some() {
+            return false;
+        }
+        match self {
+            Self::Resolve { error, .. } => error.is_transient(),
+            Self::Connect { .. } | Self::Timeout { .. } | Self::Reset { .. } => true,
+            _ => false,
+        }
+    }
+
     /// The resource of this machine that ran out, when that is why the fetch failed.
     pub fn local_resource(&self) -> Option<LocalResource> {
         match self {

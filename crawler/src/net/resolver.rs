@@ -61,6 +61,12 @@ impl ResolveError {
         }
     }
 
+    /// A failure that may pass (a name server's failure or silence), worth a second look;
+    /// a name that does not exist or has no address is the name's answer.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Self::ServFail | Self::Timeout)
+    }
+
     /// A short stable name, fit for a metric label.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -16,9 +16,10 @@ use super::progress::{self, Counters, ProgressMode};
 use super::resume::DoneSet;
 use super::room::Room;
 use super::seat::Place;
+use super::second_look::SecondLooks;
 use super::sink::RecordSink;
 use super::site::{self, SiteContext};
-use super::summary::{AdmissionUsed, Ending, Summary};
+use super::summary::{AdmissionUsed, Ending, SecondLooksMade, Summary};
 use super::writer::{self, WriterEnd, WrittenCounts};
 use crate::error::Error;
 use crate::input::{LineReader, Planner};
@@ -73,6 +74,8 @@ pub struct CrawlJob {
     /// Counters the caller reads too (metrics); built from the reader when `None`. Their
     /// `consumed_bytes` must be the reader's.
     pub counters: Option<Arc<Counters>>,
+    /// The second look's delay (see `second_look`); `None`: each site is looked at once.
+    pub second_look: Option<Duration>,
 }
 
 /// The running stages, and the tokens that tell the loop something went wrong.
@@ -93,6 +96,7 @@ struct Feed {
     concurrency: usize,
     max_duration: Option<Duration>,
     admission: AdmissionSettings,
+    second_looks: Option<Arc<SecondLooks>>,
 }
 
 pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> {
@@ -111,6 +115,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         resume,
         admission: admission_settings,
         counters,
+        second_look,
     } = job;
     let (done, initial) = resume.unwrap_or_default();
     let counters = counters.unwrap_or_else(|| Arc::new(Counters::for_reader(&reader)));
@@ -140,6 +145,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         concurrency,
         max_duration,
         admission: admission_settings,
+        second_looks: second_look.map(|delay| Arc::new(SecondLooks::new(delay))),
     };
     let room = Arc::new(Room::for_concurrency(concurrency, stages.counters.clone()));
     let mut tasks = JoinSet::new();
@@ -156,8 +162,16 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
     }
     while tasks.join_next().await.is_some() {}
     // Sites held back when the run stopped (or while in-flight sites finished) are owed a
-    // record too.
-    record_held(&stages, &room, &feed_job.run_id).await;
+    // record too, and so are those waiting for a second look (their first look's).
+    let looks = feed_job.second_looks.as_deref();
+    record_held(&stages, &room, looks, &feed_job.run_id).await;
+    if let Some(looks) = looks {
+        for first in looks.drain_first_looks() {
+            if stages.records.send(first).await.is_err() {
+                break;
+            }
+        }
+    }
     let summary = finish(feed_job, stages, ending, started).await;
     display_done.cancel();
     let _ = display.await;
@@ -210,6 +224,7 @@ async fn feed(
             sink_failed: stages.sink_failed.clone(),
             local_exhausted: stages.local_exhausted.clone(),
             room: room.clone(),
+            second_looks: job.second_looks.clone(),
         })
     });
     // Checked: a duration past what `Instant` holds means no limit, never a panic.
@@ -226,37 +241,48 @@ async fn feed(
     let failed = stages.sink_failed.clone();
     let local = stages.local_exhausted.clone();
     let mut input_open = true;
+    let looks = job.second_looks.as_deref();
+    let waiting = || looks.map_or(0, SecondLooks::waiting);
     loop {
-        // A held site whose address has room goes before new input: it was read earlier.
+        // A held site whose address has room goes before new input: it was read earlier;
+        // so does a second look whose time has come.
+        let second = || looks.and_then(|l| l.take_due(input_open));
         let (work, given) = match room.take_held() {
             Some((ip, site)) => (Work::Scan(site), Some(ip)),
-            None if !input_open && tasks.is_empty() && room.held() == 0 => {
-                return Ending::Complete;
-            }
-            None => {
-                let take_input = input_open && !room.held_full();
-                // All input taken and none held: the sites in flight finish as before this
-                // room existed (a stop now is no stop of intake).
-                let draining = !input_open && room.held() == 0;
-                let work = tokio::select! {
-                    biased;
-                    _ = failed.cancelled() => return Ending::Failed,
-                    _ = local.cancelled() => return Ending::Failed,
-                    _ = shutdown.stop.cancelled(), if !draining => return Ending::Interrupted,
-                    _ = &mut max_duration, if !draining => return Ending::MaxDuration,
-                    // Reap finished sites so the set does not grow.
-                    Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
-                    () = room.freed() => continue,
-                    work = stages.work_rx.recv(), if take_input => match work {
-                        Some(w) => w,
-                        None => {
-                            input_open = false;
-                            continue;
-                        }
-                    },
-                };
-                (work, None)
-            }
+            None => match second() {
+                Some(site) => (Work::Scan(site), None),
+                None if !input_open && tasks.is_empty() && room.held() == 0 && waiting() == 0 => {
+                    return Ending::Complete;
+                }
+                None => {
+                    let take_input =
+                        input_open && !room.held_full() && !looks.is_some_and(SecondLooks::full);
+                    // All input taken and none held or waiting: the sites in flight finish as
+                    // before this room existed (a stop now is no stop of intake).
+                    let draining = !input_open && room.held() == 0 && waiting() == 0;
+                    let next_look = looks.and_then(|l| l.next_due(input_open));
+                    let work = tokio::select! {
+                        biased;
+                        _ = failed.cancelled() => return Ending::Failed,
+                        _ = local.cancelled() => return Ending::Failed,
+                        _ = shutdown.stop.cancelled(), if !draining => return Ending::Interrupted,
+                        _ = &mut max_duration, if !draining => return Ending::MaxDuration,
+                        // Reap finished sites so the set does not grow.
+                        Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+                        () = room.freed() => continue,
+                        // A second look's time came.
+                        () = sleep_until_some(next_look), if next_look.is_some() => continue,
+                        work = stages.work_rx.recv(), if take_input => match work {
+                            Some(w) => w,
+                            None => {
+                                input_open = false;
+                                continue;
+                            }
+                        },
+                    };
+                    (work, None)
+                }
+            },
         };
         let c = &stages.counters;
         c.intake_queued
@@ -348,17 +374,24 @@ async fn record_unstarted(stages: &mut Stages, run_id: &str) {
     }
 }
 
-/// Every site still held back for its address is recorded as not started.
-async fn record_held(stages: &Stages, room: &Room, run_id: &str) {
+/// Every site still held back for its address is recorded as not started, or by its first
+/// look when it was held for its second.
+async fn record_held(stages: &Stages, room: &Room, looks: Option<&SecondLooks>, run_id: &str) {
     for site in room.drain_held() {
-        if stages
-            .records
-            .send(not_started(&site, run_id))
-            .await
-            .is_err()
-        {
+        let record = match looks.and_then(|l| l.first_of(&site)) {
+            Some(first) => first,
+            None => not_started(&site, run_id),
+        };
+        if stages.records.send(record).await.is_err() {
             break;
         }
+    }
+}
+
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -427,6 +460,14 @@ async fn finish(
             held_back: Duration::from_millis(counters.held_back_ms.load(Ordering::Relaxed)),
             peak_lag: Duration::from_micros(counters.lag_peak_us.load(Ordering::Relaxed)),
         },
+        second_looks: job
+            .second_looks
+            .as_deref()
+            .map_or_else(Default::default, |l| SecondLooksMade {
+                made: l.made.load(Ordering::Relaxed),
+                flipped: l.flipped.load(Ordering::Relaxed),
+                not_made: l.not_made.load(Ordering::Relaxed),
+            }),
     })
 }
 

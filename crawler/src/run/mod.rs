@@ -9,6 +9,7 @@ mod progress;
 mod resume;
 mod room;
 mod seat;
+mod second_look;
 mod sink;
 mod site;
 mod summary;
@@ -26,6 +27,8 @@ mod tests_faults;
 mod tests_resume;
 #[cfg(test)]
 mod tests_room;
+#[cfg(test)]
+mod tests_second_look;
 mod writer;
 
 pub use admission::AdmissionSettings;
@@ -35,5 +38,5 @@ pub use crate::scan::{ScanFuture, Scanner, Seat, SiteJob, Work};
 pub use progress::{Counters, ProgressMode};
 pub use resume::DoneSet;
 pub use sink::{MemorySink, RecordSink, TeeSink};
-pub use summary::{AdmissionUsed, Ending, Summary};
+pub use summary::{AdmissionUsed, Ending, SecondLooksMade, Summary};
 pub use writer::{WriterEnd, WrittenCounts};

@@ -17,6 +17,7 @@ use super::local::{retry_delay, LOCAL_ATTEMPTS};
 use super::progress::Counters;
 use super::room::Room;
 use super::seat::Place;
+use super::second_look::{Next, SecondLooks};
 use crate::scan::{Scanned, Scanner, SiteJob};
 
 /// What every site task shares.
@@ -32,11 +33,14 @@ pub(super) struct SiteContext {
     pub local_exhausted: CancellationToken,
     /// Where sites kept out of the waiting room are held.
     pub room: Arc<Room>,
+    /// Where sites wait for a second look; `None` when second looks are off.
+    pub second_looks: Option<Arc<SecondLooks>>,
 }
 
 /// How a site's task ended.
 enum Ended {
-    Record(Record),
+    /// The record, and whether its failure may pass (see `second_look`).
+    Record(Record, bool),
     /// Kept out of the waiting room on this address: no record yet.
     Held(IpAddr),
 }
@@ -45,7 +49,13 @@ pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJo
     tasks.spawn(async move {
         let place = Arc::new(place);
         let mut record = match scan_with_retries(&ctx, &site, &place).await {
-            Ended::Record(record) => record,
+            Ended::Record(record, transient) => match &ctx.second_looks {
+                Some(looks) => match looks.after_scan(&site, record, transient) {
+                    Next::Write(record) => record,
+                    Next::Waits => return,
+                },
+                None => record,
+            },
             // Held before its place is freed, so the feeding loop never sees both gone.
             Ended::Held(ip) => return ctx.room.hold(ip, site),
         };
@@ -65,7 +75,7 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
             return Ended::Held(ip);
         }
         let Some(resource) = scanned.local else {
-            return Ended::Record(scanned.record);
+            return Ended::Record(scanned.record, scanned.transient);
         };
         let cause = resource.name();
         ctx.counters.local_retries.fetch_add(1, Ordering::Relaxed);
@@ -78,7 +88,7 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
             ctx.local_exhausted.cancel();
             let reason = format!("not scanned: this machine ran out of resources ({cause})");
             let record = site.record(&ctx.run_id, Outcome::NotStarted, reason);
-            return Ended::Record(record.with_kind(FailureKind::LocalResource));
+            return Ended::Record(record.with_kind(FailureKind::LocalResource), false);
         }
         tracing::warn!(
             cause,
@@ -87,7 +97,7 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
         );
         tokio::select! {
             _ = tokio::time::sleep(retry_delay(attempt)) => {}
-            _ = ctx.cut.cancelled() => return Ended::Record(cut_record(ctx, site)),
+            _ = ctx.cut.cancelled() => return Ended::Record(cut_record(ctx, site), false),
         }
         attempt += 1;
     }

@@ -40,6 +40,19 @@ pub struct Summary {
     pub dns_stalls: u64,
     /// What admission control did.
     pub admission: AdmissionUsed,
+    /// What the second looks did.
+    pub second_looks: SecondLooksMade,
+}
+
+/// The second looks of a run (see `second_look`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SecondLooksMade {
+    /// Sites looked at again.
+    pub made: u64,
+    /// Of those, sites whose outcome changed.
+    pub flipped: u64,
+    /// Sites whose first look is their record because the run stopped before the second.
+    pub not_made: u64,
 }
 
 /// The concurrency actually used, and why it was held below `--concurrency`.
@@ -74,6 +87,9 @@ impl Summary {
             already_recorded: self.already_recorded,
             local_resource_retries: self.local_retries,
             per_outcome: self.written.per_outcome.clone(),
+            second_looks: self.second_looks.made,
+            second_looks_flipped: self.second_looks.flipped,
+            second_looks_not_made: self.second_looks.not_made,
             ..RunCounts::default()
         }
     }
@@ -168,6 +184,23 @@ impl fmt::Display for Summary {
                  (the stalled time not counted against any site)",
                 self.dns_stalls
             )?;
+        }
+        let s = &self.second_looks;
+        if s.made > 0 || s.not_made > 0 {
+            write!(
+                f,
+                "second looks: {} sites looked at again after a failure that may pass, {} with \
+                 another outcome",
+                s.made, s.flipped
+            )?;
+            if s.not_made > 0 {
+                write!(
+                    f,
+                    "; {} kept their first look (the run stopped first)",
+                    s.not_made
+                )?;
+            }
+            writeln!(f)?;
         }
         let a = &self.admission;
         if a.ceiling > 0 && !self.dry_run {

@@ -35,6 +35,7 @@ pub(super) fn job(
         resume: None,
         admission: AdmissionSettings::default(),
         counters: None,
+        second_look: None,
     }
 }
 

@@ -34,6 +34,7 @@ impl Scanner for FaultyScanner {
                     local: Some(crate::net::LocalResource::FileDescriptors),
                     transcript: Vec::new(),
                     held: None,
+                    transient: false,
                 };
             }
             if job.input == "says-local.test" {

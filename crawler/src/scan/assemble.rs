@@ -64,9 +64,13 @@ pub(super) fn assemble(
         probe.apply_to(&mut record, tools_cap);
     }
     let cut_short = ended.is_none();
+    let mut transient = session.as_ref().is_some_and(|s| s.transient);
     if let Some(Err(verdict)) = ended {
+        transient = verdict.transient;
         verdict.apply_to(&mut record);
     }
+    // A pause the host asked for, or the deadline: both may pass.
+    transient |= ended_early.is_some() || cut_short || hit_deadline;
     if let Some(reason) = ended_early {
         record.set_verdict(Outcome::NotMeasured, Some(FailureKind::Answer), reason);
     } else if cut_short || hit_deadline {
@@ -84,5 +88,6 @@ pub(super) fn assemble(
         local,
         transcript,
         held,
+        transient,
     }
 }

@@ -116,6 +116,9 @@ pub struct Scanned {
     /// Set when the seat would not let the site wait its turn on this address: nothing was
     /// requested and `record` is not the site's (the crawl scans it again later).
     pub held: Option<std::net::IpAddr>,
+    /// The verdict's failure may pass (no answer, a wait that ran out, a 429 or 5xx, the site
+    /// deadline): the crawl may look at the site again later in the run.
+    pub transient: bool,
 }
 
 impl From<Record> for Scanned {
@@ -125,6 +128,7 @@ impl From<Record> for Scanned {
             local: None,
             transcript: Vec::new(),
             held: None,
+            transient: false,
         }
     }
 }

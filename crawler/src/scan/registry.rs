@@ -158,6 +158,8 @@ impl CrawlScanner {
             local: scan.local,
             transcript: Vec::new(),
             held: None,
+            // The registry's own failure: its lookup is not the listed server's verdict.
+            transient: false,
         }
     }
 }

@@ -12,6 +12,8 @@ pub struct Verdict {
     pub outcome: Outcome,
     pub kind: FailureKind,
     pub reason: String,
+    /// The failure may pass (see [`FetchError::is_transient`]): the site is worth a second look.
+    pub transient: bool,
 }
 
 impl Verdict {
@@ -20,6 +22,7 @@ impl Verdict {
             outcome,
             kind,
             reason: reason.into(),
+            transient: false,
         }
     }
 
@@ -30,12 +33,18 @@ impl Verdict {
 
     /// The host does not resolve.
     pub fn resolve(error: &ResolveError) -> Verdict {
-        Verdict::new(Outcome::Unreachable, error.failure_kind(), resolve(error))
+        Verdict {
+            transient: error.is_transient(),
+            ..Verdict::new(Outcome::Unreachable, error.failure_kind(), resolve(error))
+        }
     }
 
     /// Nothing answers at the site.
     pub fn no_answer(error: &FetchError) -> Verdict {
-        Verdict::new(Outcome::Unreachable, error.failure_kind(), no_answer(error))
+        Verdict {
+            transient: error.is_transient(),
+            ..Verdict::new(Outcome::Unreachable, error.failure_kind(), no_answer(error))
+        }
     }
 
     /// The seat would not let the site wait its turn on `ip` (the crawl scans it again

@@ -209,6 +209,7 @@ impl Session<'_> {
         self.report.reason = decision.reason;
         self.report.reason_kind = decision.kind;
         self.report.defect = decision.defect;
+        self.report.transient = decision.transient;
         if decision.outcome != Outcome::Partial {
             // The challenge is kept only when it made the verdict.
             self.report.auth_challenge = None;

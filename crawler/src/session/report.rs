@@ -15,6 +15,8 @@ pub struct SessionReport {
     pub reason_kind: Option<FailureKind>,
     /// The survey's defect flag (see `verdict.rs` for how it is read).
     pub defect: bool,
+    /// The verdict's failure may pass: worth a second look (see `verdict.rs`).
+    pub transient: bool,
     /// `protocolVersion` of the `initialize` result.
     pub protocol_version: Option<String>,
     /// The `initialize` answer carried an `Mcp-Session-Id`.
@@ -49,6 +51,7 @@ impl SessionReport {
             reason: String::new(),
             reason_kind: None,
             defect: false,
+            transient: false,
             protocol_version: None,
             session_id_issued: false,
             server_name: None,

@@ -97,6 +97,9 @@ pub struct Decision {
     pub kind: Option<FailureKind>,
     /// The survey's defect flag.
     pub defect: bool,
+    /// No answer, or an answer asking to come back later (429, 5xx): the failure may pass
+    /// and the site is worth a second look. Never decided on what the server wrote.
+    pub transient: bool,
 }
 
 impl Decision {
@@ -106,6 +109,15 @@ impl Decision {
             reason: reason.into(),
             kind: None,
             defect,
+            transient: false,
+        }
+    }
+
+    /// The same decision, marked as a failure that may pass.
+    fn transient(self) -> Self {
+        Self {
+            transient: true,
+            ..self
         }
     }
 
@@ -133,6 +145,7 @@ impl Decision {
             ),
             false,
         )
+        .transient()
     }
 
     /// Pass: `tools/list` named tools.
@@ -183,15 +196,19 @@ pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
     match reply {
         Reply::NoAnswer(err) => Judged::Decided(no_answer(step, err, budget)),
         Reply::OutOfTime => Judged::Decided(out_of_time(step, budget)),
-        Reply::Broken(err) => Judged::Decided(Decision::failed(
-            Outcome::NotMeasured,
-            err.failure_kind(),
-            format!(
-                "the connection broke while {name}'s answer was being read ({}): not measured",
-                short_error(err)
-            ),
-            false,
-        )),
+        Reply::Broken(err) => Judged::Decided(
+            Decision::failed(
+                Outcome::NotMeasured,
+                err.failure_kind(),
+                format!(
+                    "the connection broke while {name}'s answer was being read ({}): not \
+                     measured",
+                    short_error(err)
+                ),
+                false,
+            )
+            .transient(),
+        ),
         Reply::Answered {
             status,
             challenge,
@@ -238,11 +255,15 @@ fn judge_answer(
             None => not_measured("401 (unauthorized) without a WWW-Authenticate challenge".into()),
         };
     }
-    if status == StatusCode::FORBIDDEN
-        || status == StatusCode::TOO_MANY_REQUESTS
-        || status.is_server_error()
-    {
+    if status == StatusCode::FORBIDDEN {
         return not_measured(status_words(status));
+    }
+    // The server asked to come back later, or failed for now.
+    if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+        return match not_measured(status_words(status)) {
+            Judged::Decided(d) => Judged::Decided(d.transient()),
+            proceed => proceed,
+        };
     }
     if status.is_success() {
         if step == Step::Initialized {
@@ -375,7 +396,12 @@ fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
             short_error(other)
         ),
     };
-    Decision::failed(Outcome::NotMeasured, err.failure_kind(), reason, false)
+    let decision = Decision::failed(Outcome::NotMeasured, err.failure_kind(), reason, false);
+    if err.is_transient() {
+        decision.transient()
+    } else {
+        decision
+    }
 }
 
 fn out_of_time(step: Step, budget: Duration) -> Decision {
@@ -389,6 +415,7 @@ fn out_of_time(step: Step, budget: Duration) -> Decision {
         ),
         false,
     )
+    .transient()
 }
 
 /// A failure in a few words, without the URL.

@@ -10,9 +10,12 @@ use crate::record::Outcome;
 
 /// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
-/// Counters written only when not zero: header lines, `--rescan-older-than`'s and ClickHouse's
-/// dead letters.
-const WRITTEN_WHEN_NOT_ZERO: [&str; 6] = [
+/// Counters written only when not zero: header lines, `--rescan-older-than`'s, ClickHouse's
+/// dead letters and the second looks.
+const WRITTEN_WHEN_NOT_ZERO: [&str; 9] = [
+    "second_looks",
+    "second_looks_flipped",
+    "second_looks_not_made",
     "header_lines",
     "rescan_stale",
     "rescan_new",
@@ -49,6 +52,11 @@ pub struct RunCounts {
     pub rescan_registry: u64,
     /// Records ClickHouse rejected for their content (in the run's dead-letter file).
     pub clickhouse_dead_letters: u64,
+    /// Sites looked at a second time, those whose outcome changed, and those whose first look
+    /// is their record because the run stopped before the second.
+    pub second_looks: u64,
+    pub second_looks_flipped: u64,
+    pub second_looks_not_made: u64,
     /// Records per outcome; outcomes no record had are absent.
     pub per_outcome: BTreeMap<Outcome, u64>,
     /// Keys this build does not know (a newer build's counters), kept as read so rewriting
@@ -58,7 +66,7 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 18] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 21] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
@@ -78,6 +86,9 @@ impl RunCounts {
             ("rescan_fresh_skipped", &mut self.rescan_fresh_skipped),
             ("rescan_registry", &mut self.rescan_registry),
             ("clickhouse_dead_letters", &mut self.clickhouse_dead_letters),
+            ("second_looks", &mut self.second_looks),
+            ("second_looks_flipped", &mut self.second_looks_flipped),
+            ("second_looks_not_made", &mut self.second_looks_not_made),
         ]
     }
 

@@ -133,6 +133,11 @@ pub async fn crawl_with(
         resume,
         admission: run::AdmissionSettings::default(),
         counters: Some(counters),
+        second_look: if args.dry_run {
+            None
+        } else {
+            config.second_look()?
+        },
     };
     tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
     let result = run::crawl(job, shutdown.clone()).await;

@@ -6,6 +6,7 @@ mod documents;
 mod locate;
 mod robots;
 mod size;
+mod transient;
 
 use mcpcensus_store::{Outcome, Record};
 use tokio::time::{Duration, Instant};

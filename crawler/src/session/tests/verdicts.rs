@@ -75,6 +75,8 @@ async fn forbidden_and_too_many_requests_are_not_measured() {
             false,
         );
         assert_eq!(server.methods(), [INIT]);
+        // A 429 asks to come back later (a second look); a 403 is the server's answer.
+        assert_eq!(report.transient, status == 429, "{status}");
     }
 }
 
@@ -89,6 +91,7 @@ async fn a_5xx_at_initialize_or_at_tools_list_is_not_measured() {
         false,
     );
     assert_eq!(server.methods(), [INIT]);
+    assert!(report.transient, "a 5xx may pass");
 
     let server = McpServer::start(replacing(LIST, Canned::new(503))).await;
     let report = session(&server).await;
