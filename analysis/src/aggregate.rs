@@ -47,6 +47,9 @@ pub struct Aggregator {
     outcomes_surface: BTreeMap<String, u64>,
     /// Scanned sites per (outcome, reason kind).
     reason_kinds: BTreeMap<(String, String), u64>,
+    /// Scanned sites per surface signal, and per (first look's outcome, outcome).
+    surface_signals: BTreeMap<String, u64>,
+    second_looks: BTreeMap<(String, String), u64>,
     /// Scanned sites, surface, endpoints and passing per exclusive rank slot.
     rank_slots: [RankBucket; RANK_BUCKETS.len() + 2],
     tool_counts: Vec<u32>,
@@ -101,6 +104,16 @@ impl Aggregator {
         if r.surface {
             rep.sites_with_surface += 1;
             bump(&mut self.outcomes_surface, r.outcome.as_str());
+        }
+        for signal in &r.surface_signals {
+            bump(&mut self.surface_signals, signal.as_str());
+        }
+        if let Some(first) = &r.first_look {
+            let key = (
+                first.outcome.as_str().to_owned(),
+                r.outcome.as_str().to_owned(),
+            );
+            *self.second_looks.entry(key).or_default() += 1;
         }
         if let Some(moved) = mcpcensus_store::origin_move(r) {
             bump(&mut rep.measured_elsewhere, moved.as_str());
@@ -204,6 +217,8 @@ impl Aggregator {
         rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
         rep.set_reason_kinds(std::mem::take(&mut self.reason_kinds));
         rep.set_rank_buckets(&self.rank_slots);
+        rep.surface_signals = shares(&self.surface_signals, rep.sites_scanned);
+        rep.second_look = SecondLookCounts::from_pairs(std::mem::take(&mut self.second_looks));
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

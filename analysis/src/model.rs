@@ -220,6 +220,52 @@ pub struct RunReport {
     /// site has a rank.
     #[serde(default)]
     pub adoption_by_rank: Vec<RankBucket>,
+    /// Scanned sites per kind of API or agent surface evidence (the record's
+    /// `surface_signals`), shares of `sites_scanned`; a site counts once per signal it showed.
+    #[serde(default)]
+    pub surface_signals: BTreeMap<String, Share>,
+    /// The second look: sites looked at twice after a failure that may pass, and how their
+    /// outcome changed.
+    #[serde(default)]
+    pub second_look: SecondLookCounts,
+}
+
+/// Sites looked at twice (the record's `first_look`): the second look decides their outcome.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecondLookCounts {
+    /// Scanned sites looked at a second time.
+    pub looked_again: u64,
+    /// Of those, sites whose second look's outcome differs from the first's.
+    pub flipped: u64,
+    /// Per (first outcome, second outcome), sorted.
+    pub changes: Vec<LookChange>,
+}
+
+/// Sites whose first look said `first` and whose second said `second`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LookChange {
+    pub first: String,
+    pub second: String,
+    pub sites: u64,
+}
+
+impl SecondLookCounts {
+    /// From the scanned sites per (first outcome, second outcome); both back ends count those.
+    pub fn from_pairs(pairs: BTreeMap<(String, String), u64>) -> SecondLookCounts {
+        let mut out = SecondLookCounts::default();
+        for ((first, second), sites) in pairs {
+            out.looked_again += sites;
+            if first != second {
+                out.flipped += sites;
+            }
+            out.changes.push(LookChange {
+                first,
+                second,
+                sites,
+            });
+        }
+        out
+    }
 }
 
 /// The rank buckets: each a cumulative "top N" (sites whose rank is at most N).

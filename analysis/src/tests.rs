@@ -562,3 +562,66 @@ fn rank_slots_meet_the_bucket_bounds_and_buckets_are_cumulative() {
         ]
     );
 }
+
+#[test]
+fn counts_each_surface_signal_and_the_second_looks_by_change() {
+    use mcpcensus_store::{FailureKind, FirstLook, SurfaceSignal};
+    let look = |first: Outcome, second: Outcome, i: usize| {
+        let mut r = site(i, second);
+        r.first_look = Some(FirstLook {
+            scanned_at: 0,
+            outcome: first,
+            outcome_reason: "no answer".into(),
+            reason_kind: Some(FailureKind::Timeout),
+            total_ms: 30_000,
+            requests: Vec::new(),
+        });
+        r
+    };
+    let mut api = site(1, Outcome::OutOfScope);
+    api.surface_signals = vec![SurfaceSignal::ApiCatalog, SurfaceSignal::Openapi];
+    api.surface = true;
+    let mut mcp = site(2, Outcome::Pass);
+    mcp.surface_signals = vec![SurfaceSignal::Mcp, SurfaceSignal::ApiCatalog];
+    mcp.surface = true;
+    // Not scanned: counted in neither table.
+    let mut invalid = site(3, Outcome::InvalidInput);
+    invalid.surface_signals = vec![SurfaceSignal::Mcp];
+    let records = vec![
+        api,
+        mcp,
+        invalid,
+        site(4, Outcome::OutOfScope),
+        look(Outcome::Unreachable, Outcome::Pass, 5),
+        look(Outcome::Unreachable, Outcome::Unreachable, 6),
+        look(Outcome::NotMeasured, Outcome::OutOfScope, 7),
+        look(Outcome::Unreachable, Outcome::Pass, 8),
+    ];
+    let r = report(records);
+    assert_eq!(r.sites_scanned, 7);
+    let signals: Vec<(&str, u64)> = r
+        .surface_signals
+        .iter()
+        .map(|(k, s)| (k.as_str(), s.count))
+        .collect();
+    assert_eq!(signals, [("api_catalog", 2), ("mcp", 1), ("openapi", 1)]);
+    assert_eq!(
+        r.surface_signals["api_catalog"].percent, 28.57,
+        "a share of the sites scanned"
+    );
+    let s = &r.second_look;
+    assert_eq!((s.looked_again, s.flipped), (4, 3));
+    let changes: Vec<(&str, &str, u64)> = s
+        .changes
+        .iter()
+        .map(|c| (c.first.as_str(), c.second.as_str(), c.sites))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("not_measured", "out_of_scope", 1),
+            ("unreachable", "pass", 2),
+            ("unreachable", "unreachable", 1),
+        ]
+    );
+}

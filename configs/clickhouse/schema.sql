@@ -101,7 +101,11 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     probe_note Nullable(String),
     -- The kinds of API or agent surface evidence the scan saw (mcp, api_catalog, openapi,
     -- a2a_agent_card, ...; empty for records of schema 3 and earlier): surface = not empty.
-    surface_signals Array(String)
+    surface_signals Array(String),
+    -- Schema 5: what the first of two looks said (NULL: the site was looked at once); the
+    -- row's outcome is the second look's.
+    first_look_outcome Nullable(String),
+    first_look_reason_kind Nullable(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

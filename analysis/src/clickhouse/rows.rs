@@ -34,6 +34,13 @@ pub struct ReasonKindRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct LookRow {
+    pub first: String,
+    pub second: String,
+    pub sites: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct RankSlotRow {
     pub slot: u8,
     pub scanned: u64,

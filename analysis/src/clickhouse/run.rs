@@ -128,6 +128,21 @@ pub async fn run_report(
     rep.set_rank_buckets(&slots);
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
+    let (signals, looks) = tokio::try_join!(
+        all::<ValueRow>(
+            c.query(sql::SURFACE_SIGNALS).bind(run_id),
+            "surface_signals"
+        ),
+        all::<LookRow>(c.query(sql::SECOND_LOOKS).bind(run_id), "second_looks"),
+    )?;
+    let signals: Counts = signals.into_iter().map(|v| (v.value, v.sites)).collect();
+    rep.surface_signals = shares(&signals, rep.sites_scanned);
+    rep.second_look = SecondLookCounts::from_pairs(
+        looks
+            .into_iter()
+            .map(|l| ((l.first, l.second), l.sites))
+            .collect(),
+    );
     Ok(rep)
 }
 

@@ -121,6 +121,11 @@ fn summary(report: &Report) -> Vec<(String, Cell)> {
             "sites_newer_revision_only",
             Cell::Count(r.sites_newer_revision_only),
         ),
+        (
+            "sites_looked_again",
+            Cell::Count(r.second_look.looked_again),
+        ),
+        ("sites_flipped", Cell::Count(r.second_look.flipped)),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))

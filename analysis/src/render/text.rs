@@ -64,6 +64,32 @@ pub fn render(report: &Report) -> String {
     for (k, s) in &r.outcomes_surface {
         share_row(&mut out, k, s);
     }
+    section(
+        &mut out,
+        "API and agent surface evidence (scanned sites per signal)",
+    );
+    for (k, s) in &r.surface_signals {
+        share_row(&mut out, k, s);
+    }
+    let looks = &r.second_look;
+    if looks.looked_again > 0 {
+        section(
+            &mut out,
+            &format!(
+                "Second looks: {} sites looked at again, {} changed outcome",
+                looks.looked_again, looks.flipped
+            ),
+        );
+        for c in &looks.changes {
+            let _ = writeln!(
+                out,
+                "  {:<14} -> {:<14} {:>10}",
+                shown(&c.first),
+                shown(&c.second),
+                c.sites
+            );
+        }
+    }
     let moved: u64 = r.measured_elsewhere.values().sum();
     section(
         &mut out,

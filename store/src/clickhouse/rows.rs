@@ -138,6 +138,12 @@ impl SiteRow {
                 .iter()
                 .map(|s| s.as_str().to_owned())
                 .collect(),
+            first_look_outcome: r.first_look.as_ref().map(|f| f.outcome.as_str().to_owned()),
+            first_look_reason_kind: r
+                .first_look
+                .as_ref()
+                .and_then(|f| f.reason_kind)
+                .map(|k| k.as_str().to_owned()),
         }
     }
 }

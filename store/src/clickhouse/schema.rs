@@ -50,7 +50,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 12] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 14] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
@@ -63,6 +63,8 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 12] = [
     ("rank", "Nullable(UInt32)"),
     ("probe_note", "Nullable(String)"),
     ("surface_signals", "Array(String)"),
+    ("first_look_outcome", "Nullable(String)"),
+    ("first_look_reason_kind", "Nullable(String)"),
 ];
 
 /// Columns added to `runs` after its first release, the same way.

@@ -80,6 +80,8 @@ pub const SITES: Table = Table {
         ("rank", OptUInt),
         ("probe_note", OptStr),
         ("surface_signals", List),
+        ("first_look_outcome", OptStr),
+        ("first_look_reason_kind", OptStr),
     ],
 };
 

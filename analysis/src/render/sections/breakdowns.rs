@@ -24,6 +24,7 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
             ),
             &r.outcomes_surface,
         ),
+        surface_signals(r),
         Table::counts(
             "measured-elsewhere",
             "Sites measured at another origin than their input's",
@@ -32,6 +33,9 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
         ),
         documents(r),
     ];
+    if every || r.second_look.looked_again > 0 {
+        tables.push(second_looks(r));
+    }
     tables.push(Table::counts(
         "discovery-methods",
         "Endpoints by discovery method",
@@ -189,6 +193,63 @@ fn reason_kinds(r: &RunReport) -> Table {
                 Cell::text(&k.outcome),
                 Cell::text(&k.reason_kind),
                 Cell::Count(k.sites),
+            ]
+        })
+        .collect();
+    t
+}
+
+/// The population's evidence: scanned sites per kind of API or agent surface signal.
+fn surface_signals(r: &RunReport) -> Table {
+    let mut t = Table::new(
+        "surface-signals",
+        "API and agent surface evidence",
+        &["Signal", "Sites", "Share"],
+    )
+    .note(format!(
+        "Scanned sites that showed each kind of evidence (a site counts once per kind it \
+         showed), shares of the {} sites scanned; {} showed at least one (docs/rules.md).",
+        r.sites_scanned, r.sites_with_surface
+    ))
+    .bars(2, "%");
+    t.rows = r
+        .surface_signals
+        .iter()
+        .map(|(k, s)| {
+            vec![
+                Cell::text(k.as_str()),
+                Cell::Count(s.count),
+                Cell::Percent(s.percent),
+            ]
+        })
+        .collect();
+    t
+}
+
+/// Sites looked at twice after a failure that may pass, by how their outcome changed.
+fn second_looks(r: &RunReport) -> Table {
+    let s = &r.second_look;
+    let mut t = Table::new(
+        "second-looks",
+        "Second looks",
+        &["First look", "Second look", "Sites"],
+    )
+    .note(format!(
+        "{} sites ended not measured or unreachable on a failure that may pass (no answer, a \
+         timeout, 429, 5xx) and were looked at again near the end of the run; the second look \
+         is their outcome. {} of them changed outcome.",
+        s.looked_again, s.flipped
+    ))
+    .bars(2, "")
+    .labelled_by(&[0, 1]);
+    t.rows = s
+        .changes
+        .iter()
+        .map(|c| {
+            vec![
+                Cell::text(&c.first),
+                Cell::text(&c.second),
+                Cell::Count(c.sites),
             ]
         })
         .collect();
