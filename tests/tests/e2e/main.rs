@@ -29,6 +29,7 @@ mod report_page;
 mod report_tables;
 mod safety;
 mod sdk;
+mod second_look;
 mod shapes;
 mod shapes_net;
 mod shapes_robots;

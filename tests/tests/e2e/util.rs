@@ -50,7 +50,8 @@ impl WebCrawl {
     }
 
     /// Runs the crawl over `inputs` (lines) with `extra` flags; `allow_loopback` adds
-    /// `--allow-net 127.0.0.0/8 --allow-net ::1/128`.
+    /// `--allow-net 127.0.0.0/8 --allow-net ::1/128`; `--no-second-look` unless `extra` says
+    /// how to look again.
     pub async fn run(
         &self,
         web: &mcpcensus_simweb::SimWeb,
@@ -78,6 +79,12 @@ impl WebCrawl {
         ];
         if allow_loopback {
             args.extend(["--allow-net", "127.0.0.0/8", "--allow-net", "::1/128"]);
+        }
+        // One look per site unless the test is about the second look: a second look of each
+        // slow or failing shape would add its delay and a scan to every such test, and change
+        // no verdict on a simulated web that answers the same way twice.
+        if !extra.iter().any(|a| a.contains("second-look")) {
+            args.push("--no-second-look");
         }
         args.extend(extra);
         let code = mcpcensus(&args).await.unwrap();
