@@ -98,6 +98,10 @@ pub async fn crawl_in_child(
         "--allow-net",
         "::1/128",
     ];
+    // One look per site, as in `WebCrawl::run`: a hostile site's cost is measured once.
+    if !extra.iter().any(|a| a.contains("second-look")) {
+        args.push("--no-second-look");
+    }
     args.extend(extra);
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
