@@ -173,6 +173,7 @@ pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
         ch::sink::DEFAULT_INSERT_ATTEMPTS,
         &default_backoff(),
         ch::sink::DEFAULT_INSERT_TIMEOUT,
+        None,
     )
     .await?;
     if summary.dirs.is_empty() {
@@ -206,6 +207,16 @@ fn default_backoff() -> Backoff {
         ch::sink::DEFAULT_BACKOFF_MAX,
     )
     .unwrap_or_else(|| unreachable!("the default backoff is valid"))
+}
+
+/// A spool loaded at the start of a crawl.
+#[derive(Debug, Clone)]
+pub struct Drained {
+    pub run_id: String,
+    pub records: u64,
+    /// Rows the server refused, now in `dead_letter`.
+    pub dead_lettered: u64,
+    pub dead_letter: std::path::PathBuf,
 }
 
 /// A crawl's ClickHouse side: the schema is created, the run recorded in `runs`, and the sink
@@ -264,16 +275,19 @@ impl CrawlClickHouse {
     }
 
     /// Loads the spools other runs left under `out` (a crawl that died during an outage) and
-    /// removes them once loaded; a spool whose run another process is writing is left alone.
+    /// removes them once loaded; a spool whose run another process is writing is left alone,
+    /// and so is one that cannot be loaded now (logged: the crawl starts all the same). Rows
+    /// the server refuses go to their run's dead-letter file.
     pub async fn drain_leftover_spools(
         &self,
         store: &mcpcensus_store::Store,
         current_run: &str,
-    ) -> anyhow::Result<()> {
+    ) -> Vec<Drained> {
         let root = store.root().join(SPOOL_DIR);
         let Ok(entries) = std::fs::read_dir(&root) else {
-            return Ok(());
+            return Vec::new();
         };
+        let mut drained = Vec::new();
         for entry in entries.flatten() {
             let run_id = entry.file_name().to_string_lossy().into_owned();
             if run_id == current_run || !entry.path().is_dir() {
@@ -283,23 +297,41 @@ impl CrawlClickHouse {
             let Ok(Some(_lock)) = store.try_lock_run(&run_id) else {
                 continue;
             };
-            self.drain_spool(&entry.path(), &run_id).await?;
+            match self.drain_spool(store, &entry.path(), &run_id).await {
+                Ok(d) => drained.push(d),
+                Err(e) => tracing::error!(
+                    run_id = %run_id,
+                    error = %format!("{e:#}"),
+                    "could not load the spool an earlier run left; it stays for the next crawl or `mcpcensus load`"
+                ),
+            }
         }
-        Ok(())
+        drained
     }
 
     /// Loads the spool `run_id` itself left (a resume holding the run's lock: nobody else
     /// writes it), so ClickHouse holds every record the run handed over before it is asked
     /// which sites are done.
-    pub async fn drain_own_spool(&self, out: &Path, run_id: &str) -> anyhow::Result<()> {
-        let dir = out.join(SPOOL_DIR).join(run_id);
+    pub async fn drain_own_spool(
+        &self,
+        store: &mcpcensus_store::Store,
+        run_id: &str,
+    ) -> anyhow::Result<()> {
+        let dir = store.root().join(SPOOL_DIR).join(run_id);
         if dir.is_dir() {
-            self.drain_spool(&dir, run_id).await?;
+            self.drain_spool(store, &dir, run_id).await?;
         }
         Ok(())
     }
 
-    async fn drain_spool(&self, dir: &Path, run_id: &str) -> anyhow::Result<()> {
+    async fn drain_spool(
+        &self,
+        store: &mcpcensus_store::Store,
+        dir: &Path,
+        run_id: &str,
+    ) -> anyhow::Result<Drained> {
+        let dead_letter = store.run_dir(run_id)?.join(ch::DEAD_LETTER_FILE);
+        let mut dead = ch::DeadLetters::new(&dead_letter, ch::DEFAULT_DEAD_LETTER_MAX_BYTES);
         let summary = ch::load_dir(
             &self.conn,
             dir,
@@ -307,12 +339,18 @@ impl CrawlClickHouse {
             ch::sink::DEFAULT_INSERT_ATTEMPTS,
             &default_backoff(),
             ch::sink::DEFAULT_INSERT_TIMEOUT,
+            Some(&mut dead),
         )
         .await
         .with_context(|| format!("draining the spool of run {run_id}"))?;
         std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
-        tracing::info!(run_id = %run_id, records = summary.records, "drained a spool left by an earlier run");
-        Ok(())
+        tracing::info!(run_id = %run_id, records = summary.records, dead_lettered = summary.dead_lettered, "drained a spool left by an earlier run");
+        Ok(Drained {
+            run_id: run_id.to_owned(),
+            records: summary.records,
+            dead_lettered: summary.dead_lettered,
+            dead_letter,
+        })
     }
 
     /// The run's final `runs` row, with its final manifest; a failure is logged, not fatal

@@ -2,7 +2,8 @@
 //! whole insert, so the batch is bisected until the rejected records are alone; the rest is
 //! inserted and each rejected record goes, with the server's error text, to a dead-letter file
 //! (`<store>/runs/<run>/dead-letter.jsonl`). Connection errors and timeouts are not content
-//! errors: they go to the retries and the spool as before.
+//! errors: they go to the retries and the spool as before. Other server exceptions are
+//! isolated the same way once part of the batch lands (see [`insert_isolating`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -12,6 +13,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::client::{Backoff, Connection};
+use super::failure::{classify, InsertFailure};
 use super::sink::insert_with_retry;
 use crate::error::{io_err, StoreError};
 use crate::inert::terminal_text;
@@ -23,39 +25,12 @@ pub const DEAD_LETTER_FILE: &str = "dead-letter.jsonl";
 /// not a few odd records.
 pub const DEFAULT_DEAD_LETTER_MAX_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Server error codes that blame the data sent, not the server or the link: parse and type
-/// errors (6, 26, 27, 32, 33, 38, 41, 53, 69, 70, 72, 117), sizes (128, 131), a NULL into a
-/// plain column (349) and a `throwIf` in a column's expression (395).
-const CONTENT_ERROR_CODES: [u32; 16] = [
-    6, 26, 27, 32, 33, 38, 41, 53, 69, 70, 72, 117, 128, 131, 349, 395,
-];
-
 /// One line of the dead-letter file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeadLetter {
     pub record: Record,
     /// The server's error text.
     pub error: String,
-}
-
-/// True when the server refused the insert because of what was in it.
-pub fn is_content_error(e: &StoreError) -> bool {
-    let StoreError::ClickHouse { source, .. } = e else {
-        return false;
-    };
-    match source {
-        clickhouse::error::Error::BadResponse(text) => {
-            server_code(text).is_some_and(|code| CONTENT_ERROR_CODES.contains(&code))
-        }
-        _ => false,
-    }
-}
-
-/// `Code: 27, e.displayText() = ...` (18.16) or `Code: 27. DB::Exception: ...` (newer).
-fn server_code(text: &str) -> Option<u32> {
-    let rest = &text[text.find("Code: ")? + "Code: ".len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
 }
 
 /// The append-only dead-letter file, created on the first rejected record.
@@ -177,9 +152,17 @@ pub(crate) struct InsertPolicy<'a> {
     pub backoff: &'a Backoff,
 }
 
-/// Inserts `records`; with `dead` given, a content error halves the batch until each
-/// rejected record is alone and writes it there. The outer error is fatal (the dead-letter
-/// file cannot take the record); the inner one is the insert's (the caller spools).
+/// Inserts `records`; with `dead` given, rows the server refuses are isolated by halving
+/// the batch and each is written there alone with its error, the rest inserted:
+/// - a content error always blames the rows;
+/// - another server exception blames them only once some other part of the batch has
+///   landed (a part failing that way before is put aside until one has; if none does, the
+///   server refuses everything and it is an outage, not a row);
+/// - an unavailable server is an outage at once.
+///
+/// The outer error is fatal (the dead-letter file cannot take the record); the inner one is
+/// the outage (the caller spools the batch: a part that landed meanwhile is inserted again
+/// later, which the tables collapse).
 pub(crate) async fn insert_isolating(
     conn: &Connection,
     records: &[Record],
@@ -187,9 +170,24 @@ pub(crate) async fn insert_isolating(
     failed_attempts: &mut u64,
     mut dead: Option<&mut DeadLetters>,
 ) -> Result<Result<(), StoreError>, StoreError> {
-    // An explicit stack instead of recursion: the halves still to insert, in order.
+    // An explicit stack instead of recursion: the parts still to insert, in order.
     let mut pending = vec![records];
-    while let Some(part) = pending.pop() {
+    // Parts that failed with a server exception before anything landed.
+    let mut put_aside: Vec<(&[Record], StoreError)> = Vec::new();
+    let mut landed = false;
+    loop {
+        let Some(part) = pending.pop() else {
+            if put_aside.is_empty() {
+                return Ok(Ok(()));
+            }
+            if !landed {
+                // Every part failed: the server refuses inserts, whatever the rows.
+                let (_, e) = put_aside.swap_remove(0);
+                return Ok(Err(e));
+            }
+            pending.extend(put_aside.drain(..).map(|(p, _)| p));
+            continue;
+        };
         let result = insert_with_retry(
             conn,
             part,
@@ -199,9 +197,23 @@ pub(crate) async fn insert_isolating(
             failed_attempts,
         )
         .await;
-        match (result, dead.as_deref_mut()) {
-            (Ok(()), _) => {}
-            (Err(e), Some(dead)) if is_content_error(&e) => {
+        let e = match result {
+            Ok(()) => {
+                landed = true;
+                continue;
+            }
+            Err(e) => e,
+        };
+        let Some(dead) = dead.as_deref_mut() else {
+            return Ok(Err(e));
+        };
+        match classify(&e) {
+            InsertFailure::Unavailable => return Ok(Err(e)),
+            // The whole batch is halved first; a batch of one cannot be told apart.
+            InsertFailure::Server if !landed && (part.len() < records.len() || part.len() == 1) => {
+                put_aside.push((part, e));
+            }
+            InsertFailure::Content | InsertFailure::Server => {
                 if let [record] = part {
                     dead.append(record, &e)?;
                 } else {
@@ -210,8 +222,6 @@ pub(crate) async fn insert_isolating(
                     pending.push(a);
                 }
             }
-            (Err(e), _) => return Ok(Err(e)),
         }
     }
-    Ok(Ok(()))
 }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::client::{with_timeout, Backoff, Connection};
-use super::dead_letter::is_content_error;
+use super::failure::is_content_error;
 use super::rows::{FindingRow, RunRow, SiteRow, ToolRow};
 use super::stream::insert_rows;
 use crate::error::StoreError;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::client::{Backoff, Connection};
+use super::dead_letter::{insert_isolating, DeadLetters, InsertPolicy};
 use super::insert::record_run;
 use super::rows::RunRow;
-use super::sink::insert_with_retry;
 use super::spool::segment_dirs;
 use crate::error::StoreError;
 use crate::store::{read_manifest, Damage, RunReader};
@@ -24,11 +24,15 @@ pub struct LoadSummary {
     pub runs: Vec<String>,
     /// Records that did not decode (skipped).
     pub unreadable: u64,
+    /// Records the server refused, written to the dead-letter file (not in `records`).
+    pub dead_lettered: u64,
     pub damage: Vec<Damage>,
 }
 
 /// Inserts every record found under `dir` in batches of `batch_rows`, retrying each batch
-/// with `backoff` up to `attempts` times.
+/// with `backoff` up to `attempts` times. With `dead`, records the server refuses are
+/// isolated and written there (see [`insert_isolating`]) and the rest load; without, the
+/// first refusal stops the load.
 pub async fn load_dir(
     conn: &Connection,
     dir: &Path,
@@ -36,6 +40,7 @@ pub async fn load_dir(
     attempts: u32,
     backoff: &Backoff,
     timeout: Duration,
+    mut dead: Option<&mut DeadLetters>,
 ) -> Result<LoadSummary, StoreError> {
     let mut summary = LoadSummary {
         dirs: segment_dirs(dir)?,
@@ -66,8 +71,16 @@ pub async fn load_dir(
             if batch.is_empty() {
                 continue;
             }
-            insert_with_retry(conn, &batch, timeout, attempts, backoff, &mut failed).await?;
-            summary.records += batch.len() as u64;
+            let policy = InsertPolicy {
+                timeout,
+                attempts,
+                backoff,
+            };
+            let dead_before = dead.as_ref().map_or(0, |d| d.written);
+            insert_isolating(conn, &batch, &policy, &mut failed, dead.as_deref_mut()).await??;
+            let refused = dead.as_ref().map_or(0, |d| d.written) - dead_before;
+            summary.dead_lettered += refused;
+            summary.records += batch.len() as u64 - refused;
             summary.batches += 1;
         }
         summary.damage.extend(reader.damage().iter().cloned());

@@ -6,6 +6,7 @@ mod client;
 mod cluster;
 mod dead_letter;
 mod done;
+mod failure;
 mod insert;
 mod last_scans;
 mod live;
@@ -23,10 +24,10 @@ mod tests_dead_letter;
 pub use client::{connect, Backoff, Connection, Password, Target, DEFAULT_QUERY_TIMEOUT};
 pub use cluster::{cluster_schema_statements, init_cluster_schema, validate_cluster, ClusterDdl};
 pub use dead_letter::{
-    is_content_error, read_dead_letters, DeadLetter, DeadLetters, DEAD_LETTER_FILE,
-    DEFAULT_DEAD_LETTER_MAX_BYTES,
+    read_dead_letters, DeadLetter, DeadLetters, DEAD_LETTER_FILE, DEFAULT_DEAD_LETTER_MAX_BYTES,
 };
 pub use done::{for_each_done_row, DoneRow};
+pub use failure::{classify, is_content_error, InsertFailure};
 pub use last_scans::{last_scans, LAST_SCANS_SQL};
 pub use load::{load_dir, LoadSummary};
 pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};

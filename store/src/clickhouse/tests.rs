@@ -89,7 +89,7 @@ pub(crate) fn varied_record(run_id: &str, i: usize) -> Record {
     r
 }
 
-fn write_segments(dir: &Path, records: impl Iterator<Item = Record>) -> u64 {
+pub(crate) fn write_segments(dir: &Path, records: impl Iterator<Item = Record>) -> u64 {
     let mut w = SegmentWriter::create(dir, WriterOptions::default()).expect("segment writer");
     let mut n = 0;
     for r in records {
@@ -180,7 +180,7 @@ pub(crate) async fn assert_matches(conn: &Connection, run_id: &str, records: &[R
     assert_eq!(findings, expected_findings, "findings rows");
 }
 
-fn fast_backoff() -> Backoff {
+pub(crate) fn fast_backoff() -> Backoff {
     Backoff::new(Duration::from_millis(50), Duration::from_millis(500)).expect("backoff")
 }
 
@@ -327,6 +327,7 @@ async fn replaying_100k_records_twice_leaves_one_row_per_site() {
         3,
         &fast_backoff(),
         Duration::from_secs(60),
+        None,
     )
     .await
     .expect("first load");
@@ -347,6 +348,7 @@ async fn replaying_100k_records_twice_leaves_one_row_per_site() {
         3,
         &fast_backoff(),
         Duration::from_secs(60),
+        None,
     )
     .await
     .expect("second load");

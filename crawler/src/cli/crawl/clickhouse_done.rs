@@ -24,7 +24,7 @@ pub async fn clickhouse_done(
         let _lock = store.try_lock_run(run_id)?.with_context(|| {
             format!("run {run_id} is being written by another process: cannot resume it now")
         })?;
-        ch.drain_own_spool(store.root(), run_id).await?;
+        ch.drain_own_spool(store, run_id).await?;
     }
     let mut done = selection.done_set();
     let mut counts = WrittenCounts::default();

@@ -14,15 +14,15 @@ use super::open::{find, find_resumable, new_run, resume_run, Done, NewRun, Opene
 use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
-use crate::cli::clickhouse::{CrawlClickHouse, SPOOL_DIR};
+use crate::cli::clickhouse::{CrawlClickHouse, Drained, SPOOL_DIR};
 use crate::cli::metrics::{Metrics, MetricsServer, MetricsSink, Sources};
 use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
 use crate::config::{Config, LogFormat};
 use crate::input::{Exclusions, LineReader, Planner, Source};
-use crate::run::TeeSink;
 use crate::run::{
     self, Counters, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary,
 };
+use crate::run::{DoneSet, TeeSink};
 use crate::scan::CrawlScanner;
 
 /// Exit code when `--max-duration` stopped the run before the input was done.
@@ -87,10 +87,15 @@ pub async fn crawl_with(
         mut manifest,
         writer,
         resume,
+        reload,
     } = opened;
     let run_id = manifest.run_id.clone();
+    let leftovers = match &clickhouse {
+        Some(ch) => ch.drain_leftover_spools(&store, &run_id).await,
+        None => Vec::new(),
+    };
     let (clickhouse, sink, lock_holder) =
-        build_sink(&config, &store, &manifest, writer, clickhouse, tee).await?;
+        build_sink(&config, &store, &manifest, writer, clickhouse, tee, reload).await?;
     let total_bytes = LineReader::total_bytes(&sources);
     let reader = LineReader::new(sources);
     let counters = Arc::new(Counters::for_reader(&reader));
@@ -167,6 +172,9 @@ pub async fn crawl_with(
     }
     let mut stats = summary.to_json();
     stats["counts"] = serde_json::to_value(&manifest.counts)?;
+    if !leftovers.is_empty() {
+        stats["clickhouse_spools_loaded"] = spools_json(&leftovers);
+    }
     if let Some(path) = &args.stats_json {
         write_stats_json(path, &stats)?;
     }
@@ -183,6 +191,18 @@ pub async fn crawl_with(
     }
     if let Some(server) = metrics_server {
         server.finish(metrics_linger).await;
+    }
+    if config.output.log_format == LogFormat::Text {
+        for d in leftovers.iter().filter(|d| d.dead_lettered > 0) {
+            eprintln!(
+                "ClickHouse rejected {} record(s) of the spool run {} left, for their content: \
+                 they are in {} with the server's errors ({} other record(s) loaded)",
+                d.dead_lettered,
+                d.run_id,
+                d.dead_letter.display(),
+                d.records
+            );
+        }
     }
     if dead_letters > 0 && config.output.log_format == LogFormat::Text {
         eprintln!(
@@ -203,7 +223,8 @@ pub async fn crawl_with(
 /// With --clickhouse, records stream there; the run's manifest stays in the embedded store,
 /// and with an explicit --out its records too. The server is checked before the run starts.
 /// Without --out the store's writer stays open (unused) so the run's lock is held while the
-/// run lives; it is returned for the caller to finish.
+/// run lives; it is returned for the caller to finish. `reload`: the store's records
+/// ClickHouse lacks (a resumed tee run), loaded into it before the crawl goes on.
 async fn build_sink(
     config: &Config,
     store: &Store,
@@ -211,6 +232,7 @@ async fn build_sink(
     writer: RunWriter,
     clickhouse: Option<CrawlClickHouse>,
     tee: bool,
+    reload: Option<DoneSet>,
 ) -> anyhow::Result<(
     Option<CrawlClickHouse>,
     Box<dyn RecordSink>,
@@ -221,9 +243,11 @@ async fn build_sink(
         return Ok((None, Box::new(writer), None));
     };
     ch.begin(manifest).await?;
-    ch.drain_leftover_spools(store, run_id).await?;
     let dead_letter = dead_letter_path(store, run_id)?;
-    let ch_sink = Box::new(ch.sink(config, run_id, dead_letter).await?);
+    let mut ch_sink = Box::new(ch.sink(config, run_id, dead_letter).await?);
+    if let Some(reload) = reload {
+        ch_sink = super::reload::reload(store, run_id, reload, ch_sink).await?;
+    }
     if tee {
         let sink = Box::new(TeeSink {
             first: Box::new(writer),
@@ -233,6 +257,21 @@ async fn build_sink(
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
     }
+}
+
+/// The spools of earlier runs loaded at the start, for the JSON summary.
+fn spools_json(leftovers: &[Drained]) -> serde_json::Value {
+    leftovers
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "run_id": d.run_id,
+                "records": d.records,
+                "dead_lettered": d.dead_lettered,
+                "dead_letter_file": d.dead_letter.display().to_string(),
+            })
+        })
+        .collect()
 }
 
 fn dead_letter_path(store: &Store, run_id: &str) -> anyhow::Result<PathBuf> {

@@ -4,6 +4,7 @@ mod clickhouse_done;
 mod command;
 pub mod limits;
 mod open;
+mod reload;
 mod rescan;
 mod selection;
 #[cfg(test)]

@@ -16,6 +16,9 @@ pub struct OpenedRun {
     pub writer: RunWriter,
     /// Set when resuming.
     pub resume: Option<(DoneSet, WrittenCounts)>,
+    /// Resuming with the store and ClickHouse: the store's records ClickHouse lacks, to be
+    /// loaded into it before the crawl goes on (empty when it has them all).
+    pub reload: Option<DoneSet>,
 }
 
 /// A new run: `run_id` given (the shards of one census share it) or a fresh one.
@@ -49,6 +52,7 @@ pub fn new_run(store: &Store, new: NewRun<'_>) -> anyhow::Result<OpenedRun> {
         manifest,
         writer,
         resume: None,
+        reload: None,
     })
 }
 
@@ -98,8 +102,9 @@ pub enum Done {
     Store,
     /// ClickHouse alone: the rows it acknowledged (and the records it rejected).
     ClickHouse(DoneSet, WrittenCounts),
-    /// Both: a site is done only when both have it. A record only the store has is dropped
-    /// from it and the site scanned again, so neither ends with two of one line.
+    /// Both: the store is the durable copy. A record only the store has is kept and loaded
+    /// into ClickHouse again (an emptied or wrong database never costs a record or a scan); a
+    /// row only ClickHouse has is scanned again (its new row replaces it: same key, FINAL).
     Both(DoneSet),
 }
 
@@ -118,22 +123,21 @@ pub fn resume_run(
         Done::Both(ch) => (Some(ch), None),
         Done::ClickHouse(ch, ch_counts) => (None, Some((ch, ch_counts))),
     };
-    let mut only_in_store = 0u64;
+    let mut reload = clickhouse.as_ref().map(|_| selection.done_set());
     // Placeholders of a stopped run are dropped: those sites are scanned now. So is a second
     // record of one line.
     let (writer, pass) = store.resume_run_keeping(&manifest.run_id, |r| {
         if r.outcome == Outcome::NotStarted {
             return false;
         }
-        if let Some(ch) = &mut clickhouse {
-            if !ch.take(r.input_line, &r.input) {
-                only_in_store += 1;
-                return false;
-            }
-        }
         let kept = done.insert(r.input_line, &r.input);
         if kept {
             counts.add(r);
+            if let (Some(ch), Some(reload)) = (&mut clickhouse, &mut reload) {
+                if !ch.take(r.input_line, &r.input) {
+                    reload.insert(r.input_line, &r.input);
+                }
+            }
         }
         kept
     })?;
@@ -145,13 +149,14 @@ pub fn resume_run(
         torn_tail_cut = writer.repaired().is_some(),
         "resuming"
     );
-    if let Some(ch) = &clickhouse {
+    if let (Some(ch), Some(reload)) = (&clickhouse, &reload) {
         // Rescanned, their new ClickHouse row replaces the old one (same key; read with FINAL).
-        let only_in_clickhouse = ch.len().saturating_sub(done.len());
+        let only_in_clickhouse = ch.len().saturating_sub(done.len() - reload.len());
         tracing::info!(
-            only_in_store,
+            only_in_store = reload.len(),
             only_in_clickhouse,
-            "sites one of the two stores lacks are scanned again"
+            "records only the store has are loaded into ClickHouse again; sites only \
+             ClickHouse has are scanned again"
         );
     }
     manifest.status = RunStatus::Running;
@@ -164,6 +169,7 @@ pub fn resume_run(
         manifest,
         writer,
         resume: Some(from_clickhouse.unwrap_or((done, counts))),
+        reload: reload.filter(|r| !r.is_empty()),
     })
 }
 

@@ -41,6 +41,7 @@ async fn load_writes_each_runs_manifest_into_runs() {
         3,
         &fast_backoff(),
         Duration::from_secs(60),
+        None,
     )
     .await
     .expect("load");

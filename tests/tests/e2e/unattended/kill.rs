@@ -47,7 +47,7 @@ pub enum Sinks {
 impl Sinks {
     /// The crawl's arguments: with ClickHouse alone, the store's folder comes from a config
     /// file (an explicit --out would make the records go there too).
-    fn crawl_args(&self, web: &Web, extra: &[&str]) -> Vec<String> {
+    pub(super) fn crawl_args(&self, web: &Web, extra: &[&str]) -> Vec<String> {
         let mut args = web.crawl_args(extra);
         if let Sinks::ClickHouse { conn, tee } = self {
             args.extend([
@@ -69,7 +69,7 @@ impl Sinks {
     }
 
     /// Records the run has so far (ClickHouse: rows, before collapsing).
-    async fn records_now(&self, web: &Web) -> u64 {
+    pub(super) async fn records_now(&self, web: &Web) -> u64 {
         match self {
             Sinks::Store => read_store(&web.store()).map_or(0, |(_, r)| r.len() as u64),
             Sinks::ClickHouse { conn, .. } => conn
@@ -83,7 +83,12 @@ impl Sinks {
 
     /// The run's records at the end: ClickHouse's (read with FINAL, checked against the
     /// raw rows and, with the store too, against the store's records).
-    async fn final_records(&self, web: &Web, run_id: &str, store: Vec<Record>) -> Vec<Record> {
+    pub(super) async fn final_records(
+        &self,
+        web: &Web,
+        run_id: &str,
+        store: Vec<Record>,
+    ) -> Vec<Record> {
         let Sinks::ClickHouse { conn, tee } = self else {
             return store;
         };

@@ -7,5 +7,6 @@ mod json_logs;
 mod kill;
 mod kill_clickhouse;
 mod limits;
+mod reload;
 mod signals;
 mod sink;
