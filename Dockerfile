@@ -6,7 +6,9 @@
 # Trust roots are compiled in (webpki-roots), so the image needs no CA bundle.
 # See configs/deploy/README.md.
 
-FROM rust:1.85-slim-bookworm AS build
+# The toolchain is the workspace's rust-version (Cargo.toml), the oldest the lockfile builds
+# with; crawler/src/cli/toolchain_tests.rs checks both.
+FROM rust:1.89-slim-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN cargo build --release --locked -p mcpcensus --bin mcpcensus \

@@ -18,7 +18,9 @@ PYARROW_VERSION=26.0.1
 PYYAML_VERSION=6.0.3
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 need=()
-command -v python3 >/dev/null || need+=(python3 python3-pip)
+command -v python3 >/dev/null || need+=(python3)
+# Debian's python3 comes without pip (a separate package).
+python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 command -v cc >/dev/null || need+=(gcc)
 [ -n "$only_bench" ] || command -v chromium >/dev/null || need+=(chromium)
 command -v curl >/dev/null || need+=(curl)

@@ -16,7 +16,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         pick(Outcome::ALL, i),
         format!("reason {i}"),
     );
-    r.rank = (i % 3 != 0).then_some(i as u32 * 1_000 + 1);
+    r.rank = (!i.is_multiple_of(3)).then_some(i as u32 * 1_000 + 1);
     r.origin = Some(format!("https://site{i}.example"));
     r.host = Some(format!("site{i}.example"));
     r.registrable_domain = Some("example".into());
@@ -50,7 +50,9 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
     }];
     r.tool_list_fingerprint = Some("0011".into());
     r.probe = Some(pick(ProbeDepth::ALL, i));
-    r.probe_note = (i % 2 == 0).then(|| format!("the probe's time ran out at step {i}"));
+    r.probe_note = i
+        .is_multiple_of(2)
+        .then(|| format!("the probe's time ran out at step {i}"));
     r.transport = Some(pick(Transport::ALL, i));
     r.auth = Some(AuthInfo {
         kind: pick(AuthKind::ALL, i),

@@ -80,7 +80,7 @@ impl Kind {
 /// The kind of site number `i`: deterministic, spread evenly through the list.
 pub fn kind(mix: Mix, i: u64) -> Kind {
     match mix {
-        Mix::Tenth if i % 10 == 0 => Kind::Mcp,
+        Mix::Tenth if i.is_multiple_of(10) => Kind::Mcp,
         Mix::Tenth | Mix::Plain => Kind::Plain,
         Mix::Servers => Kind::Mcp,
         Mix::Realistic => match i % 100 {

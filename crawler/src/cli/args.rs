@@ -7,7 +7,9 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
 
-use crate::config::{defaults, duration_at_most, Config, Http, LogFormat, Probe, Robots};
+use crate::config::{
+    defaults, duration_at_most, whole_seconds, Config, Http, LogFormat, Probe, Robots,
+};
 use crate::input::{Column, Shard};
 
 #[derive(Debug, Parser)]
@@ -42,6 +44,38 @@ pub enum Command {
     Grade(GradeArgs),
     /// List the runs in an embedded store.
     Runs(RunsArgs),
+    /// Print a shell completion script, e.g. `mcpcensus completions bash > /etc/bash_completion.d/mcpcensus`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `mcpcensus man > ~/.local/share/man/man1/mcpcensus.1`.
+    Man,
+}
+
+/// `--config FILE` for the commands that read a store or ClickHouse: they take the store
+/// folder (`crawl.out`) and the ClickHouse settings (`clickhouse.*`) from it; flags override it.
+#[derive(Debug, Args, Default)]
+pub struct ConfigFile {
+    /// TOML config file (flags override it): its store folder and ClickHouse settings are used.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+}
+
+impl ConfigFile {
+    /// The file's config, or the defaults without one.
+    pub fn load(&self) -> Result<Config, crate::ConfigError> {
+        let c = match &self.config {
+            Some(path) => Config::from_file(path)?,
+            None => Config::default(),
+        };
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Settings shared by `crawl` and `check`: each overrides the config file.
@@ -65,8 +99,9 @@ pub struct ScanArgs {
     /// Concurrent connections to one IP address [default: 8].
     #[arg(long, value_name = "N")]
     pub per_ip_connections: Option<NonZeroUsize>,
-    /// All of one site's work ends within this many seconds, at most 3600 [default: 30].
-    #[arg(long, value_name = "SECS", value_parser = site_deadline())]
+    /// All of one site's work ends within this long (e.g. 30s, 2m; a plain number is
+    /// seconds), at most 1h [default: 30s].
+    #[arg(long, value_name = "DUR", value_parser = site_deadline)]
     pub site_deadline: Option<u64>,
     /// Nameserver to use instead of the system's (repeatable).
     #[arg(long = "resolver", value_name = "IP[:PORT]")]
@@ -150,6 +185,10 @@ pub struct CrawlArgs {
     /// Name the run [default: a new id]; the shard processes of one census share one id.
     #[arg(long, value_name = "ID", conflicts_with = "resume")]
     pub run_id: Option<String>,
+    /// With --run-id: resume that run if the store holds it unfinished, start it if the store
+    /// has none (a retried shard on a fresh disk), do nothing if it is complete.
+    #[arg(long, requires = "run_id")]
+    pub resume_or_start: bool,
     /// Normalize, dedupe, shard and exclude without any network; record what would be scanned.
     #[arg(long)]
     pub dry_run: bool,
@@ -209,9 +248,11 @@ pub enum ExportFormat {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Embedded store directory [default: ./mcpcensus-data].
+    /// Embedded store directory [default: the config's crawl.out, ./mcpcensus-data].
     #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigFile,
     /// The run to export [default: the latest].
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
@@ -234,17 +275,20 @@ pub enum ReportFormat {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Embedded store directory [default: ./mcpcensus-data]; with --clickhouse, a store whose
-    /// run manifests fill in the methods of runs ClickHouse holds none for (loaded before it
-    /// kept them).
+    /// Embedded store directory [default: the config's crawl.out, ./mcpcensus-data]; with
+    /// ClickHouse, a store whose run manifests fill in the methods of runs ClickHouse holds
+    /// none for (loaded before it kept them).
     #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
-    /// Read from ClickHouse at this URL (the counting runs on the server).
+    /// Read from ClickHouse at this URL (the counting runs on the server) [default: the
+    /// config's clickhouse.url, else the embedded store].
     #[arg(long, value_name = "URL")]
     pub clickhouse: Option<String>,
-    /// ClickHouse database [default: mcpcensus].
-    #[arg(long, value_name = "NAME", requires = "clickhouse")]
+    /// ClickHouse database [default: the config's, mcpcensus].
+    #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
+    #[command(flatten)]
+    pub config: ConfigFile,
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
     /// Compare with this earlier run [default: the run started before it with the same
@@ -262,24 +306,32 @@ pub struct ReportArgs {
 pub struct LoadArgs {
     /// An embedded store or spool directory.
     pub dir: PathBuf,
+    /// ClickHouse URL [default: the config's clickhouse.url].
     #[arg(long, value_name = "URL")]
-    pub clickhouse: String,
+    pub clickhouse: Option<String>,
+    /// ClickHouse database [default: the config's, mcpcensus].
     #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
+    #[command(flatten)]
+    pub config: ConfigFile,
 }
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     #[command(subcommand)]
     pub action: SchemaAction,
+    /// TOML config file: its ClickHouse URL, database and credentials (flags override it).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum SchemaAction {
     /// Create the tables and views that are missing.
     Init {
+        /// ClickHouse URL [default: the config's clickhouse.url].
         #[arg(long, value_name = "URL")]
-        clickhouse: String,
+        clickhouse: Option<String>,
         #[arg(long, value_name = "NAME")]
         database: Option<String>,
         /// Create the sharded schema on this cluster (local tables behind Distributed tables),
@@ -315,9 +367,33 @@ pub struct GradeArgs {
 
 #[derive(Debug, Args)]
 pub struct RunsArgs {
-    /// Embedded store directory [default: ./mcpcensus-data].
-    #[arg(long, value_name = "DIR")]
+    /// Embedded store directory [default: the config's crawl.out, ./mcpcensus-data].
+    #[arg(long, value_name = "DIR", global = true)]
     pub from: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigFile,
+    #[command(subcommand)]
+    pub action: Option<RunsAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RunsAction {
+    /// Remove old runs from the embedded store: only lists them unless --yes is given.
+    Prune(PruneArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).multiple(true)))]
+pub struct PruneArgs {
+    /// Keep the newest N runs; with --older-than, a run goes only when both say so.
+    #[arg(long, value_name = "N", group = "which")]
+    pub keep: Option<usize>,
+    /// Remove the runs started longer ago than DUR (e.g. 90d, 12w).
+    #[arg(long, value_name = "DUR", group = "which", value_parser = run_age)]
+    pub older_than: Option<Duration>,
+    /// Remove them; without it the runs are only listed.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 impl ScanArgs {
@@ -401,9 +477,10 @@ fn replace_list<T: Clone>(slot: &mut Vec<T>, values: &[T]) {
     }
 }
 
-/// `--site-deadline`: whole seconds from 1 to [`defaults::MAX_SITE_DEADLINE_SECS`].
-fn site_deadline() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(1..=defaults::MAX_SITE_DEADLINE_SECS)
+/// `--site-deadline`: whole seconds from 1 to [`defaults::MAX_SITE_DEADLINE_SECS`], as a
+/// duration (`30s`, `2m`) or a plain number of seconds (the flag's older form).
+fn site_deadline(text: &str) -> Result<u64, String> {
+    whole_seconds(text, Duration::from_secs(defaults::MAX_SITE_DEADLINE_SECS))
 }
 
 /// `--max-duration`: kept as text (the config's form), checked here so a value past
@@ -415,6 +492,11 @@ fn max_duration(text: &str) -> Result<String, String> {
 /// `--second-look-delay`: kept as text like `--max-duration`.
 fn second_look_delay(text: &str) -> Result<String, String> {
     duration_at_most(text, defaults::MAX_SECOND_LOOK_DELAY).map(|_| text.to_owned())
+}
+
+/// `runs prune --older-than`: any duration (it only moves a cutoff back).
+fn run_age(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// `--metrics-linger`: at most [`defaults::MAX_METRICS_LINGER`].

@@ -21,8 +21,37 @@ fn a_huge_site_deadline_is_a_clear_parse_error() {
         }
     }
     let err = parse(&["crawl", "a.test", "--site-deadline", "3601"]).unwrap_err();
-    assert!(err.contains("1..=3600"), "{err}");
+    assert!(err.contains("must be at most 1h"), "{err}");
     assert!(parse(&["crawl", "a.test", "--site-deadline", "0"]).is_err());
+    assert!(parse(&["crawl", "a.test", "--site-deadline", "61m"]).is_err());
+}
+
+#[test]
+fn the_site_deadline_takes_durations_as_every_other_duration_flag_does() {
+    let deadline = |value: &str| {
+        let cli = parse(&["crawl", "a.test", "--site-deadline", value]);
+        match cli.map(|c| c.command) {
+            Ok(Command::Crawl(args)) => Ok(args.scan.site_deadline.unwrap()),
+            Ok(other) => panic!("not a crawl: {other:?}"),
+            Err(e) => Err(e),
+        }
+    };
+    assert_eq!(deadline("30s"), Ok(30));
+    assert_eq!(deadline("2m"), Ok(120));
+    assert_eq!(deadline("1m 30s"), Ok(90));
+    assert_eq!(deadline("1h"), Ok(3600));
+    // A plain number is seconds, as the flag always took.
+    assert_eq!(deadline("45"), Ok(45));
+    for bad in ["0s", "1500ms", "soon", "5x"] {
+        let err = deadline(bad).unwrap_err();
+        assert!(err.contains("--site-deadline"), "{bad}: {err}");
+    }
+    // check takes it the same way.
+    let cli = parse(&["check", "a.test", "--site-deadline", "2m"]).unwrap();
+    let Command::Check(args) = cli.command else {
+        panic!("not a check");
+    };
+    assert_eq!(args.scan.site_deadline, Some(120));
 }
 
 #[test]

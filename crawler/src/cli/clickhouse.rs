@@ -58,8 +58,12 @@ async fn connect(target: &Target) -> anyhow::Result<Connection> {
 }
 
 /// The connection `mcpcensus report --clickhouse` reads through (no schema changes).
-pub async fn connect_for_report(url: &str, database: Option<&str>) -> anyhow::Result<Connection> {
-    let target = target(url, database, &ClickHouseSettings::default())?;
+pub async fn connect_for_report(
+    url: &str,
+    database: Option<&str>,
+    settings: &ClickHouseSettings,
+) -> anyhow::Result<Connection> {
+    let target = target(url, database, settings)?;
     connect(&target).await
 }
 
@@ -77,8 +81,12 @@ pub async fn last_scans(
 }
 
 /// `mcpcensus schema init`.
-pub async fn schema_init(url: &str, database: Option<&str>) -> anyhow::Result<ExitCode> {
-    let target = target(url, database, &ClickHouseSettings::default())?;
+pub async fn schema_init(
+    url: &str,
+    database: Option<&str>,
+    settings: &ClickHouseSettings,
+) -> anyhow::Result<ExitCode> {
+    let target = target(url, database, settings)?;
     let conn = connect(&target).await?;
     ch::init_schema(&conn).await?;
     println!(
@@ -95,6 +103,7 @@ pub async fn schema_init_cluster(
     database: Option<&str>,
     cluster: &str,
     nodes: &[String],
+    settings: &ClickHouseSettings,
 ) -> anyhow::Result<ExitCode> {
     let ddl = if nodes.is_empty() {
         ch::ClusterDdl::OnCluster
@@ -102,7 +111,7 @@ pub async fn schema_init_cluster(
         ch::ClusterDdl::PerNode
     };
     for node in std::iter::once(url).chain(nodes.iter().map(String::as_str)) {
-        let target = target(node, database, &ClickHouseSettings::default())?;
+        let target = target(node, database, settings)?;
         let conn = connect(&target).await?;
         ch::init_cluster_schema(&conn, cluster, ddl)
             .await
@@ -158,11 +167,9 @@ pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
     if !args.dir.is_dir() {
         bail!("{} is not a directory", args.dir.display());
     }
-    let target = target(
-        &args.clickhouse,
-        args.database.as_deref(),
-        &ClickHouseSettings::default(),
-    )?;
+    let config = args.config.load()?;
+    let url = super::setup::clickhouse_url(args.clickhouse.as_deref(), &config)?;
+    let target = target(&url, args.database.as_deref(), &config.clickhouse)?;
     let conn = connect(&target).await?;
     ch::init_schema(&conn).await?;
     let started = std::time::Instant::now();

@@ -1,65 +1,63 @@
 //! What each subcommand does: builds the resources it needs and calls the library.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::bail;
 
 use super::args::*;
-use super::setup::open_store;
+use super::setup::clickhouse_url;
+use crate::config::Config;
 use crate::run::Shutdown;
 
 pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Crawl(args) => super::crawl::crawl(args, argv, shutdown).await,
         Command::Export(args) => super::export::execute(args),
-        Command::Runs(args) => runs(args),
+        Command::Runs(args) => super::runs::execute(args),
         Command::Check(args) => super::check::execute(args).await,
         Command::Report(args) => super::report::report(args).await,
         Command::Load(args) => super::clickhouse::load(args).await,
-        Command::Schema(SchemaArgs { action }) => schema(action).await,
+        Command::Schema(SchemaArgs { action, config }) => {
+            schema(action, &ConfigFile { config }.load()?).await
+        }
         Command::Grade(args) => super::grade::execute(&args),
+        Command::Completions(args) => super::manual::completions(args.shell),
+        Command::Man => super::manual::man(),
     }
 }
 
-async fn schema(action: SchemaAction) -> anyhow::Result<ExitCode> {
+async fn schema(action: SchemaAction, config: &Config) -> anyhow::Result<ExitCode> {
     use super::clickhouse::{schema_init, schema_init_cluster, schema_print};
+    let settings = &config.clickhouse;
     match action {
         SchemaAction::Init {
             clickhouse,
             database,
             cluster: None,
             ..
-        } => schema_init(&clickhouse, database.as_deref()).await,
+        } => {
+            let url = clickhouse_url(clickhouse.as_deref(), config)?;
+            schema_init(&url, database.as_deref(), settings).await
+        }
         SchemaAction::Init {
             clickhouse,
             database,
             cluster: Some(cluster),
             nodes,
-        } => schema_init_cluster(&clickhouse, database.as_deref(), &cluster, &nodes).await,
+        } => {
+            let url = clickhouse_url(clickhouse.as_deref(), config)?;
+            schema_init_cluster(&url, database.as_deref(), &cluster, &nodes, settings).await
+        }
         SchemaAction::Print {
             database,
             cluster,
             per_node,
-        } => schema_print(database.as_deref(), cluster.as_deref(), per_node),
+        } => schema_print(
+            database.as_deref().or(Some(&settings.database)),
+            cluster.as_deref(),
+            per_node,
+        ),
     }
-}
-
-fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store(args.from.as_deref())?;
-    let mut out = std::io::stdout().lock();
-    for m in store.runs()? {
-        let records = m.counts.as_ref().map_or(0, |c| c.records_written);
-        writeln!(
-            out,
-            "{}  {:<11}  {}{} records",
-            m.run_id,
-            m.status.as_str(),
-            if m.dry_run { "dry run, " } else { "" },
-            records
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Parses `argv` (program name first) and runs it: the binary's path without `main`, for

@@ -11,7 +11,7 @@ use super::args::{ExportArgs, ExportFormat};
 use super::setup::open_store;
 
 pub fn execute(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store(args.from.as_deref())?;
+    let store = open_store(args.from.as_deref(), &args.config.load()?)?;
     let run_id = match args.run {
         Some(id) => id,
         None => {

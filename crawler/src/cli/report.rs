@@ -19,15 +19,21 @@ fn rule_title(id: &str) -> Option<String> {
 async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Report> {
     let run = args.run.as_deref();
     let compare = args.compare.as_deref();
-    let Some(url) = &args.clickhouse else {
-        let store = open_store(args.from.as_deref())?;
+    let config = args.config.load()?;
+    let Some(url) = args.clickhouse.as_ref().or(config.clickhouse.url.as_ref()) else {
+        if args.database.is_some() {
+            bail!("--database names a ClickHouse database: give --clickhouse URL too");
+        }
+        let store = open_store(args.from.as_deref(), &config)?;
         return Ok(mcpcensus_analysis::build(&store, run, compare, settings)?);
     };
-    let conn = super::clickhouse::connect_for_report(url, args.database.as_deref()).await?;
+    let conn =
+        super::clickhouse::connect_for_report(url, args.database.as_deref(), &config.clickhouse)
+            .await?;
     let mut report = mcpcensus_analysis::build_clickhouse(&conn, run, compare, settings).await?;
     // Runs loaded before ClickHouse kept manifests: `--from` names a store that has them.
     if let Some(dir) = &args.from {
-        fill_missing_methods(&mut report, &open_store(Some(dir))?.runs()?);
+        fill_missing_methods(&mut report, &open_store(Some(dir), &config)?.runs()?);
     }
     Ok(report)
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use mcpcensus_store::Store;
 
-use crate::config::{defaults, Config};
+use crate::config::Config;
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::scan::{ScanSettings, SiteScanner};
@@ -46,10 +46,21 @@ pub(crate) fn redacted(config: &Config) -> Config {
     c
 }
 
-pub(crate) fn open_store(from: Option<&std::path::Path>) -> anyhow::Result<Store> {
-    let dir = from.unwrap_or(std::path::Path::new(defaults::OUT_DIR));
+/// The embedded store: `--from`, else the config's `crawl.out` (by default ./mcpcensus-data).
+pub(crate) fn open_store(from: Option<&std::path::Path>, config: &Config) -> anyhow::Result<Store> {
+    let dir = from.unwrap_or(&config.crawl.out);
     if !dir.is_dir() {
         bail!("no store at {} (use --from DIR)", dir.display());
     }
     Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
+}
+
+/// The ClickHouse URL: `--clickhouse`, else the config's `clickhouse.url`.
+pub(crate) fn clickhouse_url(flag: Option<&str>, config: &Config) -> anyhow::Result<String> {
+    match flag.or(config.clickhouse.url.as_deref()) {
+        Some(url) => Ok(url.to_owned()),
+        None => {
+            bail!("no ClickHouse URL: give --clickhouse URL, or clickhouse.url in --config FILE")
+        }
+    }
 }

@@ -8,6 +8,6 @@ mod settings;
 mod tests;
 
 pub use settings::{
-    duration_at_most, parse_resolver, ClickHouseSettings, Config, CrawlSettings, Http,
-    InputSettings, LogFormat, NetSettings, OutputSettings, Probe, Robots,
+    duration_at_most, parse_resolver, whole_seconds, ClickHouseSettings, Config, CrawlSettings,
+    Http, InputSettings, LogFormat, NetSettings, OutputSettings, Probe, Robots,
 };

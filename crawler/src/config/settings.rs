@@ -325,7 +325,7 @@ pub fn duration_at_most(text: &str, max: Duration) -> Result<Duration, String> {
     let duration = humantime::parse_duration(text).map_err(|e| format!("{text:?}: {e}"))?;
     if duration > max {
         let secs = max.as_secs();
-        let max = if secs % 86_400 == 0 {
+        let max = if secs.is_multiple_of(86_400) {
             format!("{}d", secs / 86_400)
         } else {
             format!("{secs}s")
@@ -333,6 +333,26 @@ pub fn duration_at_most(text: &str, max: Duration) -> Result<Duration, String> {
         return Err(format!("{text:?}: must be at most {max}"));
     }
     Ok(duration)
+}
+
+/// Whole seconds from 1 to `max`, written as a duration in the same syntax (`30s`, `2m`) or as a
+/// plain number of seconds.
+pub fn whole_seconds(text: &str, max: Duration) -> Result<u64, String> {
+    let duration = match text.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(text).map_err(|e| format!("{text:?}: {e}"))?,
+    };
+    if duration.subsec_nanos() != 0 {
+        return Err(format!("{text:?}: must be whole seconds"));
+    }
+    if duration.is_zero() {
+        return Err(format!("{text:?}: must be at least 1s"));
+    }
+    if duration > max {
+        let max = humantime::format_duration(max);
+        return Err(format!("{text:?}: must be at most {max}"));
+    }
+    Ok(duration.as_secs())
 }
 
 /// `IP`, `IP:PORT` or `[IPv6]:PORT`; the port defaults to 53.

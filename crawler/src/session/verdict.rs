@@ -455,7 +455,7 @@ fn scheme(challenge: &str) -> &str {
 /// `12 s`, `1.5 s`.
 fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{} s", d.as_secs_f64())

@@ -13,9 +13,17 @@ use crate::record::Record;
 pub enum Kind {
     Str,
     OptStr,
-    /// Unsigned integer (booleans are 0/1, times seconds or milliseconds since the epoch).
+    /// Unsigned integer.
     UInt,
     OptUInt,
+    /// A yes/no flag: 0/1 in the row (and in CSV, as in ClickHouse), BOOLEAN in Parquet.
+    Bool,
+    /// A time in whole seconds since the epoch in the row (and CSV); in Parquet a UTC
+    /// TIMESTAMP in milliseconds.
+    Seconds,
+    /// A time in milliseconds since the epoch in the row (and CSV); in Parquet a UTC TIMESTAMP
+    /// in milliseconds.
+    Millis,
     /// A list of strings.
     List,
 }
@@ -34,8 +42,8 @@ pub const SITES: Table = Table {
     columns: &[
         ("run_id", Str),
         ("site_key", Str),
-        ("scanned_at", UInt),
-        ("scanned_at_ms", UInt),
+        ("scanned_at", Seconds),
+        ("scanned_at_ms", Millis),
         ("schema_version", UInt),
         ("input", Str),
         ("input_line", UInt),
@@ -45,12 +53,12 @@ pub const SITES: Table = Table {
         ("addresses", List),
         ("outcome", Str),
         ("outcome_reason", Str),
-        ("defect", UInt),
+        ("defect", Bool),
         ("endpoint", OptStr),
         ("discovered_via", OptStr),
         ("discovery_source", OptStr),
         ("protocol_version", OptStr),
-        ("session_id_issued", UInt),
+        ("session_id_issued", Bool),
         ("server_name", OptStr),
         ("server_version", OptStr),
         ("capabilities", OptStr),
@@ -73,7 +81,7 @@ pub const SITES: Table = Table {
         ("server_fingerprint", Str),
         ("final_origin", OptStr),
         ("origin_move", OptStr),
-        ("surface", UInt),
+        ("surface", Bool),
         ("reason_kind", OptStr),
         ("request_error_kinds", List),
         ("endpoint_site", OptStr),
@@ -91,7 +99,7 @@ pub const TOOLS: Table = Table {
         ("run_id", Str),
         ("site_key", Str),
         ("position", UInt),
-        ("scanned_at", UInt),
+        ("scanned_at", Seconds),
         ("origin", OptStr),
         ("name", Str),
         ("title", OptStr),
@@ -109,7 +117,7 @@ pub const FINDINGS: Table = Table {
         ("run_id", Str),
         ("site_key", Str),
         ("position", UInt),
-        ("scanned_at", UInt),
+        ("scanned_at", Seconds),
         ("origin", OptStr),
         ("rule_id", Str),
         ("severity", Str),
@@ -159,7 +167,8 @@ mod tests {
                 let ok = match kind {
                     Str => v.is_string(),
                     OptStr => v.is_string() || v.is_null(),
-                    UInt => v.is_u64(),
+                    UInt | Seconds | Millis => v.is_u64(),
+                    Bool => v.as_u64().is_some_and(|n| n <= 1),
                     OptUInt => v.is_u64() || v.is_null(),
                     List => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
                 };

@@ -35,7 +35,7 @@ fn record(i: usize) -> Record {
             f
         })
         .collect();
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         r.endpoint = None;
     }
     if i % 1000 == 3 {
@@ -164,4 +164,74 @@ fn a_10k_site_run_reads_back_in_pyarrow_with_identical_counts() {
         assert_eq!(meta["run"]["run_id"], RUN);
         assert_eq!(meta["rows"][format!("sites.{name}")], SITES);
     }
+}
+
+const TYPES: &str = r#"
+import json, sys, pyarrow.parquet as pq
+d = sys.argv[1]
+out = {}
+for t in ("sites", "tools", "findings"):
+    f = pq.ParquetFile(f"{d}/{t}.parquet")
+    md = f.metadata
+    codecs = {md.row_group(g).column(c).compression
+              for g in range(md.num_row_groups) for c in range(md.num_columns)}
+    schema = f.schema_arrow
+    out[t] = {"codecs": sorted(codecs),
+              "types": {n: str(schema.field(n).type) for n in schema.names}}
+sites = pq.read_table(f"{d}/sites.parquet").to_pylist()[0]
+out["values"] = {k: sites[k].isoformat() if hasattr(sites[k], "isoformat") else sites[k]
+                 for k in ("scanned_at", "scanned_at_ms", "defect", "session_id_issued", "surface")}
+print(json.dumps(out))
+"#;
+
+/// pyarrow (not optional here: scripts/setup.sh installs it) reads the codec and the types.
+#[test]
+fn parquet_is_zstd_with_timestamps_and_booleans_typed_as_pyarrow_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = record(1);
+    r.scanned_at = 1_764_547_200_123; // 2025-12-01T00:00:00.123Z
+    r.defect = true;
+    r.session_id_issued = false;
+    r.surface = true;
+    let out = dir.path().join("parquet");
+    write_tables(
+        std::iter::once(Ok(r)),
+        &out,
+        TableFormat::Parquet,
+        &Value::Null,
+    )
+    .unwrap();
+    let py = Command::new("python3")
+        .args(["-c", TYPES])
+        .arg(&out)
+        .output()
+        .expect("python3 with pyarrow (scripts/setup.sh installs it)");
+    assert!(
+        py.status.success(),
+        "pyarrow could not read the export (scripts/setup.sh installs pyarrow): {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let got: Value = serde_json::from_slice(&py.stdout).unwrap();
+    let ts = "timestamp[ms, tz=UTC]";
+    for table in ["sites", "tools", "findings"] {
+        assert_eq!(got[table]["codecs"], json!(["ZSTD"]), "{table}");
+        assert_eq!(got[table]["types"]["scanned_at"], ts, "{table}");
+        assert_eq!(got[table]["types"]["run_id"], "string", "{table}");
+    }
+    let sites = &got["sites"]["types"];
+    assert_eq!(sites["scanned_at_ms"], ts);
+    for flag in ["defect", "session_id_issued", "surface"] {
+        assert_eq!(sites[flag], "bool", "{flag}");
+    }
+    assert_eq!(sites["tool_count"], "uint64");
+    assert_eq!(
+        got["values"],
+        json!({
+            "scanned_at": "2025-12-01T00:00:00+00:00",
+            "scanned_at_ms": "2025-12-01T00:00:00.123000+00:00",
+            "defect": true,
+            "session_id_issued": false,
+            "surface": true,
+        })
+    );
 }

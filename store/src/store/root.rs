@@ -129,6 +129,23 @@ impl Store {
         }
     }
 
+    /// Deletes run `run_id`'s folder (manifest, segments, dead letters), unless a process is
+    /// writing the run (its lock is held): then nothing is touched and the answer is `false`.
+    /// The folder is first renamed to a hidden name, so the run is listed whole or not at all.
+    pub fn remove_run(&self, run_id: &str) -> Result<bool, StoreError> {
+        let dir = self.existing_run_dir(run_id)?;
+        let Some(lock) = self.try_lock_run(run_id)? else {
+            return Ok(false);
+        };
+        // A leading '.' is never a run id, so `runs()` skips the folder from here on.
+        let doomed = self.runs_dir.join(format!(".removing-{run_id}"));
+        fs::rename(&dir, &doomed).map_err(io_err("renaming for removal", &dir))?;
+        drop(lock);
+        sync_dir(&self.runs_dir)?;
+        fs::remove_dir_all(&doomed).map_err(io_err("removing", &doomed))?;
+        Ok(true)
+    }
+
     /// Every run with a manifest, sorted by run id (so by start time). Directories without a
     /// manifest (a crash inside `create_run`) are skipped.
     pub fn runs(&self) -> Result<Vec<RunManifest>, StoreError> {

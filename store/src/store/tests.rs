@@ -493,3 +493,34 @@ fn writes_ten_million_small_records_quickly() {
     println!("read back in {:?}", started.elapsed());
     assert_eq!(n, 10_000_000);
 }
+
+#[test]
+fn remove_run_deletes_a_finished_run_but_never_one_being_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    write_run(&store, RUN, &full_records(RUN));
+    let open = "20261201T000000Z-d4e5f6";
+    let writer = store.create_run(&manifest(open)).unwrap();
+    assert!(
+        !store.remove_run(open).unwrap(),
+        "its writer holds the lock"
+    );
+    assert!(store.manifest(open).is_ok());
+    assert!(store.remove_run(RUN).unwrap());
+    let left: Vec<String> = store
+        .runs()
+        .unwrap()
+        .into_iter()
+        .map(|m| m.run_id)
+        .collect();
+    assert_eq!(left, [open]);
+    assert!(!store.run_dir(RUN).unwrap().exists());
+    // Nothing of it is left behind, hidden or not.
+    let entries = fs::read_dir(store.run_dir(open).unwrap().parent().unwrap()).unwrap();
+    assert_eq!(entries.count(), 1);
+    writer.finish().unwrap();
+    assert!(matches!(
+        store.remove_run(RUN),
+        Err(StoreError::RunNotFound { .. })
+    ));
+}

@@ -26,6 +26,18 @@ pub async fn clickhouse_done(
         })?;
         ch.drain_own_spool(store, run_id).await?;
     }
+    rows_done(ch, store, run_id, selection).await
+}
+
+/// The sites of the run ClickHouse holds (and the records it rejected), without draining a
+/// spool: for a run this process has just created under an id an earlier attempt used (a
+/// retried shard on a fresh disk has no spool of it).
+pub async fn rows_done(
+    ch: &CrawlClickHouse,
+    store: &Store,
+    run_id: &str,
+    selection: &Selection,
+) -> anyhow::Result<(DoneSet, WrittenCounts)> {
     let mut done = selection.done_set();
     let mut counts = WrittenCounts::default();
     let mut unknown = None;

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use mcpcensus_store::clickhouse::{read_dead_letters, DEAD_LETTER_FILE};
-use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store};
+use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store, StoreError};
 
-use super::clickhouse_done::clickhouse_done;
+use super::clickhouse_done::{clickhouse_done, rows_done};
 use super::open::{find, find_resumable, new_run, resume_run, Done, NewRun, OpenedRun};
 use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
@@ -75,6 +75,13 @@ pub async fn crawl_with(
     };
     let store = Store::open(&config.crawl.out)
         .with_context(|| format!("opening the store at {}", config.crawl.out.display()))?;
+    if let Some(id) = args.run_id.as_deref().filter(|_| args.resume_or_start) {
+        if let Some(m) = recorded(&store, id)?.filter(|m| m.status == RunStatus::Complete) {
+            // A retried pod whose run had finished: nothing is left to do, and that is success.
+            tracing::info!(run_id = %m.run_id, "the run is complete: nothing to resume");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let tee = args.out.is_some();
     // Connected before the run is opened: a resume asks it which sites are done.
     let clickhouse = match &config.clickhouse.url {
@@ -373,8 +380,8 @@ async fn open_run(
 ) -> anyhow::Result<(OpenedRun, Vec<Source>, Option<Rescan>)> {
     let tee = args.out.is_some();
     let sinks = |selection: Selection| selection.with_sinks(clickhouse.is_some(), tee);
-    if let Some(wanted) = &args.resume {
-        let recorded = find(store, wanted)?;
+    if let Some(wanted) = resume_target(args, store)? {
+        let recorded = find(store, &wanted)?;
         let rescan = Selection::recorded_rescan(recorded.selection.as_ref())?;
         let sources = match &rescan {
             Some(r) => vec![rescan::pinned_for_resume(
@@ -427,6 +434,13 @@ async fn open_run(
         },
     )?;
     let Some((r, last)) = rescan.as_mut() else {
+        if let Some(ch) = clickhouse.filter(|_| args.resume_or_start && !tee) {
+            // A retried shard on a fresh disk: what an earlier attempt of this run id put into
+            // ClickHouse is done. (A re-scan needs no such set: the sites an earlier attempt
+            // scanned are fresh now, so they are not among its targets.)
+            let run_id = opened.manifest.run_id.clone();
+            opened.resume = Some(rows_done(ch, store, &run_id, &selection).await?);
+        }
         return Ok((opened, lists, None));
     };
     // The target list is written once, into the run, and is the run's input from now on.
@@ -450,6 +464,27 @@ async fn open_run(
         "re-scan targets"
     );
     Ok((opened, pinned, rescan.map(|(r, _)| r)))
+}
+
+/// The run to resume: `--resume`'s, or with `--resume-or-start` the `--run-id` when the store
+/// holds it (a run it lacks is started under that id).
+fn resume_target(args: &CrawlArgs, store: &Store) -> anyhow::Result<Option<String>> {
+    if let Some(wanted) = &args.resume {
+        return Ok(Some(wanted.clone()));
+    }
+    match args.run_id.as_deref().filter(|_| args.resume_or_start) {
+        Some(id) => Ok(recorded(store, id)?.map(|m| m.run_id)),
+        None => Ok(None),
+    }
+}
+
+/// Run `run_id`'s manifest, or None when the store has no such run.
+fn recorded(store: &Store, run_id: &str) -> anyhow::Result<Option<RunManifest>> {
+    match store.manifest(run_id) {
+        Ok(m) => Ok(Some(m)),
+        Err(StoreError::RunNotFound { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The re-scan's pass over the store (ClickHouse with --clickhouse, else the embedded one).

@@ -11,5 +11,7 @@ mod selection;
 mod tests;
 #[cfg(test)]
 mod tests_rescan;
+#[cfg(test)]
+mod tests_resume;
 
 pub use command::{crawl, crawl_with, SinkLayer, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_INTERRUPTED};
