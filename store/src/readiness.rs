@@ -235,3 +235,40 @@ impl Readiness {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::ReadinessCheck;
+
+    #[test]
+    fn every_check_has_one_id_one_column_in_the_exports_and_clickhouse() {
+        let sites = crate::export::SITES.columns;
+        for check in ReadinessCheck::ALL {
+            assert_eq!(ReadinessCheck::from_id(check.as_str()), Some(check));
+            assert!(
+                sites.iter().any(|(name, _)| *name == check.column()),
+                "{check}: no {} column",
+                check.column()
+            );
+            assert!(crate::clickhouse::SCHEMA_SQL
+                .contains(&format!("{} Nullable(UInt8)", check.column())));
+        }
+        let mut columns: Vec<&str> = ReadinessCheck::ALL.iter().map(|c| c.column()).collect();
+        columns.sort_unstable();
+        columns.dedup();
+        assert_eq!(columns.len(), ReadinessCheck::ALL.len());
+    }
+
+    #[test]
+    fn a_readiness_section_serializes_with_radars_ids() {
+        let mut r = super::Readiness::default();
+        r.set(ReadinessCheck::LlmsFullTxt, Some(true));
+        r.set(ReadinessCheck::A2aAgentCard, Some(false));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["llmsFullTxt"], true);
+        assert_eq!(json["a2aAgentCard"], false);
+        assert!(json["robotsTxt"].is_null());
+        for check in ReadinessCheck::ALL {
+            assert!(json.get(check.as_str()).is_some(), "{check}");
+        }
+    }
+}
