@@ -49,6 +49,8 @@ pub struct Aggregator {
     reason_kinds: BTreeMap<(String, String), u64>,
     /// Scanned sites, surface, endpoints and passing per exclusive rank slot.
     rank_slots: [RankBucket; RANK_BUCKETS.len() + 2],
+    /// The readiness level's counts per exclusive rank slot.
+    readiness: crate::readiness::ReadinessSlots,
     tool_counts: Vec<u32>,
     tool_names: HashMap<String, u64>,
     findings: BTreeMap<(String, String), u64>,
@@ -86,6 +88,7 @@ impl Aggregator {
         let rep = &mut self.report;
         rep.sites_read += 1;
         bump(&mut self.outcomes, r.outcome.as_str());
+        crate::readiness::count_record(&mut self.readiness, r);
         if !scanned(r.outcome) {
             return;
         }
@@ -204,6 +207,7 @@ impl Aggregator {
         rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
         rep.set_reason_kinds(std::mem::take(&mut self.reason_kinds));
         rep.set_rank_buckets(&self.rank_slots);
+        rep.readiness = crate::readiness::ReadinessReport::build(&self.readiness);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

@@ -220,6 +220,10 @@ pub struct RunReport {
     /// site has a rank.
     #[serde(default)]
     pub adoption_by_rank: Vec<RankBucket>,
+    /// The readiness level's checks (docs/readiness.md); absent when no scanned site had a
+    /// readiness section (the level was off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<crate::readiness::ReadinessReport>,
 }
 
 /// The rank buckets: each a cumulative "top N" (sites whose rank is at most N).
