@@ -1,15 +1,16 @@
 -- The readiness level's counts (docs/readiness.md) per exclusive rank slot (as rank_slots.sql)
 -- and check: the scanned sites the level ran on and the catch-alls among them, the sites where
 -- the check was made, where it was true, and where its path answered 2xx without counting
--- (naive-only). The report orders the checks as the record does; this orders by slot, then id.
+-- (naive-only). Nullable values are compared through ifNull: countIf over a Nullable condition
+-- is Nullable itself. The report orders the checks as the record does; this by slot, then id.
 SELECT
     toUInt8(multiIf(ifNull(rank, 0) = 0, 6, ifNull(rank, 0) <= 1000, 0, ifNull(rank, 0) <= 10000, 1,
         ifNull(rank, 0) <= 100000, 2, ifNull(rank, 0) <= 1000000, 3, ifNull(rank, 0) <= 10000000, 4, 5)) AS slot,
     check_id,
     count() AS sites,
-    countIf(readiness_catch_all = 1) AS catch_all,
+    countIf(ifNull(readiness_catch_all, 0) = 1) AS catch_all,
     countIf(isNotNull(check_value)) AS checked,
-    countIf(check_value = 1) AS present,
+    countIf(ifNull(check_value, 0) = 1) AS present,
     countIf(has(readiness_naive_only, check_id)) AS naive_only
 FROM sites FINAL
 ARRAY JOIN

@@ -216,7 +216,7 @@ async fn the_readiness_report_is_the_same_from_both_back_ends() {
     assert!(records.iter().all(|r| r.rank.is_some()));
     let out = crawl.path("store");
     let db = crate::util::unique_db("readiness");
-    let load = ["load", &out, "--clickhouse", &url, "--database", &db];
+    let load: [&str; 6] = ["load", &out, "--clickhouse", &url, "--database", &db];
     assert_eq!(
         crate::util::mcpcensus(&load).await.unwrap(),
         ExitCode::SUCCESS
@@ -226,7 +226,7 @@ async fn the_readiness_report_is_the_same_from_both_back_ends() {
         async move {
             let mut argv: Vec<&str> = vec!["report"];
             argv.extend(source.iter().map(String::as_str));
-            argv.extend(["--format", "json", "-o", &path]);
+            argv.extend(["--format", "json", "-o", path.as_str()]);
             let code = crate::util::mcpcensus(&argv).await.unwrap();
             assert_eq!(code, ExitCode::SUCCESS, "{argv:?}");
             let text = std::fs::read_to_string(&path).unwrap();
