@@ -13,7 +13,17 @@
 # Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
 # (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the
 # crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind").
+# BENCH_COMPARE names flags to compare in one run: the benchmark runs twice over the same
+# arguments, without them and then with them (e.g. BENCH_COMPARE=--readiness: the readiness
+# level's requests and CPU per site against the survey alone), each on a fresh simulated web.
 set -euo pipefail
+if [[ -n "${BENCH_COMPARE:-}" ]]; then
+  echo "== without ${BENCH_COMPARE}: ${BENCH_CRAWL_FLAGS:-(no extra flags)}"
+  BENCH_COMPARE='' "$0" "$@"
+  echo "== with ${BENCH_COMPARE}: ${BENCH_CRAWL_FLAGS:-} ${BENCH_COMPARE}"
+  BENCH_COMPARE='' BENCH_CRAWL_FLAGS="${BENCH_CRAWL_FLAGS:-} ${BENCH_COMPARE}" "$0" "$@"
+  exit 0
+fi
 sites=${1:-10000}
 concurrency=${2:-1000}
 delay_ms=${3:-0}

@@ -52,6 +52,8 @@ pub struct Aggregator {
     second_looks: BTreeMap<(String, String), u64>,
     /// Scanned sites, surface, endpoints and passing per exclusive rank slot.
     rank_slots: [RankBucket; RANK_BUCKETS.len() + 2],
+    /// The readiness level's counts per exclusive rank slot.
+    readiness: crate::readiness::ReadinessSlots,
     tool_counts: Vec<u32>,
     tool_names: HashMap<String, u64>,
     findings: BTreeMap<(String, String), u64>,
@@ -89,6 +91,7 @@ impl Aggregator {
         let rep = &mut self.report;
         rep.sites_read += 1;
         bump(&mut self.outcomes, r.outcome.as_str());
+        crate::readiness::count_record(&mut self.readiness, r);
         if !scanned(r.outcome) {
             return;
         }
@@ -219,6 +222,7 @@ impl Aggregator {
         rep.set_rank_buckets(&self.rank_slots);
         rep.surface_signals = shares(&self.surface_signals, rep.sites_scanned);
         rep.second_look = SecondLookCounts::from_pairs(std::mem::take(&mut self.second_looks));
+        rep.readiness = crate::readiness::ReadinessReport::build(&self.readiness);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

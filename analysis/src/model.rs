@@ -220,6 +220,10 @@ pub struct RunReport {
     /// site has a rank.
     #[serde(default)]
     pub adoption_by_rank: Vec<RankBucket>,
+    /// The readiness level's checks (docs/readiness.md); absent when no scanned site had a
+    /// readiness section (the level was off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<crate::readiness::ReadinessReport>,
     /// Scanned sites per kind of API or agent surface evidence (the record's
     /// `surface_signals`), shares of `sites_scanned`; a site counts once per signal it showed.
     #[serde(default)]

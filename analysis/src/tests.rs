@@ -625,3 +625,62 @@ fn counts_each_surface_signal_and_the_second_looks_by_change() {
         ]
     );
 }
+
+#[test]
+fn readiness_counts_checks_shares_the_naive_overcount_and_rank_buckets() {
+    use mcpcensus_store::{Readiness, ReadinessCheck};
+    let with = |i: usize, rank: Option<u32>, llms: Option<bool>, naive: bool| {
+        let mut r = site(i, Outcome::OutOfScope);
+        r.rank = rank;
+        let mut x = Readiness::default();
+        x.set(ReadinessCheck::RobotsTxt, Some(true));
+        x.set(ReadinessCheck::LlmsTxt, llms);
+        x.catch_all = Some(naive);
+        if naive {
+            x.naive_only = vec!["llmsTxt".into()];
+        }
+        r.readiness = Some(x);
+        r
+    };
+    let mut plain = site(9, Outcome::OutOfScope);
+    plain.rank = Some(5);
+    let rep = report(vec![
+        with(1, Some(10), Some(true), false),
+        with(2, Some(2_000), Some(false), true),
+        with(3, None, None, false),
+        // Not scanned: not counted.
+        {
+            let mut r = with(4, Some(1), Some(true), false);
+            r.outcome = Outcome::Excluded;
+            r
+        },
+        plain,
+    ]);
+    let section = rep.readiness.expect("a readiness section");
+    assert_eq!((section.sites_checked, section.catch_all), (3, 1));
+    let llms = section
+        .checks
+        .iter()
+        .find(|c| c.check == "llmsTxt")
+        .unwrap();
+    assert_eq!((llms.checked, llms.present.count), (2, 1));
+    assert_eq!(llms.present.percent, 50.0);
+    assert_eq!((llms.naive, llms.overcount_avoided), (2, 1));
+    assert_eq!(section.checks.len(), ReadinessCheck::ALL.len());
+    let top_1k: Vec<_> = section
+        .by_rank
+        .iter()
+        .filter(|b| b.bucket == "top 1k" && b.row.check == "llmsTxt")
+        .collect();
+    assert_eq!(top_1k[0].sites_checked, 1);
+    let top_10k = section
+        .by_rank
+        .iter()
+        .find(|b| b.bucket == "top 10k" && b.row.check == "robotsTxt")
+        .unwrap();
+    assert_eq!((top_10k.sites_checked, top_10k.row.present.count), (2, 2));
+    // Without the level, no section (and the report's JSON has no key).
+    let off = report(vec![site(1, Outcome::OutOfScope)]);
+    assert!(off.readiness.is_none());
+    assert!(!serde_json::to_string(&off).unwrap().contains("readiness"));
+}

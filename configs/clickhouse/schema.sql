@@ -105,7 +105,34 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- Schema 5: what the first of two looks said (NULL: the site was looked at once); the
     -- row's outcome is the second look's.
     first_look_outcome Nullable(String),
-    first_look_reason_kind Nullable(String)
+    first_look_reason_kind Nullable(String),
+    -- Schema 5, the readiness level (docs/readiness.md): which list of checks the row's
+    -- record implements (NULL: the level was off), each check 1, 0 or NULL (not checked),
+    -- the negative control (1: the site answers paths that cannot exist), the checks a naive
+    -- 2xx count would have called present, and the AI crawlers robots.txt names with their
+    -- access (GPTBot=disallow).
+    readiness_checks_version Nullable(String),
+    readiness_robots_txt Nullable(UInt8),
+    readiness_robots_txt_ai_rules Nullable(UInt8),
+    readiness_content_signals Nullable(UInt8),
+    readiness_sitemap Nullable(UInt8),
+    readiness_link_headers Nullable(UInt8),
+    readiness_markdown_negotiation Nullable(UInt8),
+    readiness_llms_txt Nullable(UInt8),
+    readiness_llms_full_txt Nullable(UInt8),
+    readiness_a2a_agent_card Nullable(UInt8),
+    readiness_agent_skills Nullable(UInt8),
+    readiness_api_catalog Nullable(UInt8),
+    readiness_oauth_discovery Nullable(UInt8),
+    readiness_oauth_protected_resource Nullable(UInt8),
+    readiness_mcp_server_card Nullable(UInt8),
+    readiness_web_mcp Nullable(UInt8),
+    readiness_web_bot_auth Nullable(UInt8),
+    readiness_agentmap Nullable(UInt8),
+    readiness_ai_catalog_link Nullable(UInt8),
+    readiness_catch_all Nullable(UInt8),
+    readiness_naive_only Array(String),
+    readiness_ai_bot_rules Array(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

@@ -20,6 +20,8 @@
 //!   request recorder (compact log and optional transcript).
 //! - [`discovery`]: pure reading of what discovery fetched (cards, catalogs, links, `/mcp`)
 //!   and the endpoint choice.
+//! - [`readiness`]: pure reading of the readiness level's documents (robots.txt's AI rules and
+//!   content signals, llms.txt, Link relations, WebMCP markers) and the negative control.
 //! - [`mcp`]: the MCP client over HTTP (JSON-RPC messages, SSE, the answer reader).
 //! - [`session`]: the survey's capped session (three POSTs, 64 KB, 12 s) and its verdict.
 //! - [`probe`]: the deep probe's budgeted sequence, classification, server rules and grades.
@@ -38,6 +40,7 @@ pub mod input;
 pub mod mcp;
 pub mod net;
 pub mod probe;
+pub mod readiness;
 pub mod rule;
 pub mod run;
 pub mod scan;

@@ -4,12 +4,13 @@
 use std::path::Path;
 
 /// Modules in data-path order, lowest first.
-const LAYERS: [&str; 13] = [
+const LAYERS: [&str; 14] = [
     "error",
     "rule",
     "input",
     "net",
     "discovery",
+    "readiness",
     "mcp",
     "session",
     "probe",

@@ -6,7 +6,7 @@ use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
-pub use crate::readiness::{Readiness, ReadinessEvidence};
+pub use crate::readiness::{Readiness, ReadinessCheck, ReadinessEvidence, CHECKS_VERSION};
 use crate::vocab::MigrationStatus;
 use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};

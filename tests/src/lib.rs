@@ -37,6 +37,7 @@ mod h2fault;
 pub mod hostile;
 pub mod mcp;
 pub mod mix;
+pub mod readiness;
 mod record;
 mod registry;
 mod reply;

@@ -41,6 +41,17 @@ pub struct LookRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct ReadinessRow {
+    pub slot: u8,
+    pub check_id: String,
+    pub sites: u64,
+    pub catch_all: u64,
+    pub checked: u64,
+    pub present: u64,
+    pub naive_only: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct RankSlotRow {
     pub slot: u8,
     pub scanned: u64,

@@ -43,7 +43,7 @@ pub async fn run_report(
         top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
-    let (findings, grades, platforms, deprecated, tlds, reason_kinds, rank_slots) = tokio::try_join!(
+    let (findings, grades, platforms, deprecated, tlds, reason_kinds, rank_slots, readiness) = tokio::try_join!(
         all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
         all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
         all::<PlatformRow>(
@@ -62,6 +62,7 @@ pub async fn run_report(
         ),
         all::<ReasonKindRow>(c.query(sql::REASON_KINDS).bind(run_id), "reason_kinds"),
         all::<RankSlotRow>(c.query(sql::RANK_SLOTS).bind(run_id), "rank_slots"),
+        all::<ReadinessRow>(c.query(sql::READINESS).bind(run_id), "readiness"),
     )?;
     let outcomes: Counts = outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
     let mut rep = RunReport {
@@ -126,6 +127,7 @@ pub async fn run_report(
         }
     }
     rep.set_rank_buckets(&slots);
+    rep.readiness = readiness_report(readiness);
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     let (signals, looks) = tokio::try_join!(
@@ -276,4 +278,31 @@ async fn top(
             count: r.sites,
         })
         .collect())
+}
+
+/// The readiness section from its rows (one per slot and check; a check id this build does
+/// not know is skipped).
+fn readiness_report(rows: Vec<ReadinessRow>) -> Option<crate::readiness::ReadinessReport> {
+    use crate::readiness::{CheckCounts, ReadinessReport, ReadinessSlots};
+    use mcpcensus_store::ReadinessCheck;
+    let mut slots = ReadinessSlots::default();
+    for row in rows {
+        let (Some(slot), Some(at)) = (
+            slots.get_mut(usize::from(row.slot)),
+            ReadinessCheck::ALL
+                .iter()
+                .position(|c| c.as_str() == row.check_id),
+        ) else {
+            continue;
+        };
+        // Every check's row of a slot carries the slot's sites and catch-alls.
+        slot.sites = row.sites;
+        slot.catch_all = row.catch_all;
+        slot.checks[at] = CheckCounts {
+            checked: row.checked,
+            present: row.present,
+            naive_only: row.naive_only,
+        };
+    }
+    ReadinessReport::build(&slots)
 }

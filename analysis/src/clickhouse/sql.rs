@@ -33,6 +33,7 @@ queries! {
     RANK_SLOTS => "rank_slots.sql",
     SURFACE_SIGNALS => "surface_signals.sql",
     SECOND_LOOKS => "second_looks.sql",
+    READINESS => "readiness.sql",
     /// Analysts' questions (not run by the report).
     ANALYST_ADOPTION_BY_TLD => "analyst_adoption_by_tld.sql",
     ANALYST_TOOL_COUNT_DISTRIBUTION => "analyst_tool_count_distribution.sql",

@@ -137,6 +137,9 @@ pub fn render(report: &Report) -> String {
             );
         }
     }
+    if let Some(rep) = &r.readiness {
+        readiness(&mut out, rep);
+    }
     section(&mut out, "Adoption");
     let a = &r.adoption;
     let _ = writeln!(
@@ -302,5 +305,23 @@ fn ranked(out: &mut String, title: &str, list: &[Ranked]) {
     section(out, title);
     for r in list {
         let _ = writeln!(out, "  {:<40} {:>10}", shown(&r.name), r.count);
+    }
+}
+
+/// The readiness level's checks: present, share of the sites checked, the naive 2xx count.
+fn readiness(out: &mut String, rep: &crate::readiness::ReadinessReport) {
+    section(
+        out,
+        &format!(
+            "Agent readiness ({} sites checked, {} catch-alls: checked, present, share, naive 2xx)",
+            rep.sites_checked, rep.catch_all
+        ),
+    );
+    for c in &rep.checks {
+        let _ = writeln!(
+            out,
+            "  {:<28} {:>10} {:>10} {:>6.1}% {:>10}",
+            c.check, c.checked, c.present.count, c.present.percent, c.naive
+        );
     }
 }

@@ -133,6 +133,10 @@ pub struct ScanArgs {
     /// survey (discovery and the capped session) or deep (the deep server probe as well) [default: survey].
     #[arg(long, value_parser = probe_depth())]
     pub probe: Option<Probe>,
+    /// The readiness level as well: the agent-readiness checks (robots.txt's AI rules, llms.txt,
+    /// the agent card, ...) of every site scanned, with either depth (docs/readiness.md).
+    #[arg(long)]
+    pub readiness: bool,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -416,6 +420,9 @@ impl ScanArgs {
         set(&mut c.crawl.site_deadline_secs, self.site_deadline);
         set(&mut c.net.user_agent, self.user_agent.clone());
         set(&mut c.crawl.probe, self.probe);
+        if self.readiness {
+            c.crawl.readiness = true;
+        }
         set(&mut c.net.robots, self.robots);
         set(&mut c.net.http, self.http);
         if self.contact.is_some() {

@@ -32,6 +32,7 @@ pub fn build_scanner(config: &Config, exclusions: Arc<Exclusions>) -> anyhow::Re
         document_cap: config.crawl.document_cap_bytes.get(),
         tools_cap: config.crawl.tools_cap,
         probe: config.crawl.probe,
+        readiness: config.crawl.readiness,
         robots: config.net.robots,
     };
     Ok(SiteScanner::new(net, settings, exclusions))

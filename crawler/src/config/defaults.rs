@@ -13,6 +13,8 @@ pub const PER_IP_RPS: f64 = crate::net::DEFAULT_PER_IP_RPS;
 pub const PER_IP_CONNECTIONS: usize = crate::net::DEFAULT_PER_IP_CONNECTIONS.get();
 pub const DOCUMENT_CAP_BYTES: usize = 256 * 1024;
 pub const TOOLS_CAP: usize = 200;
+/// `crawl.readiness`, `--readiness`: the readiness level is opt-in.
+pub const READINESS: bool = false;
 pub const RESOLVER_TIMEOUT_MS: u64 = crate::net::DEFAULT_RESOLVER_TIMEOUT.as_millis() as u64;
 pub const RESOLVER_CONCURRENCY: usize = crate::net::DEFAULT_RESOLVER_CONCURRENCY.get();
 pub const SHUTDOWN_GRACE_SECS: u64 = 20;

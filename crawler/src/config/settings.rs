@@ -34,6 +34,8 @@ pub struct CrawlSettings {
     /// Stop intake after this long (humantime, e.g. "2h"); unset: no limit.
     pub max_duration: Option<String>,
     pub probe: Probe,
+    /// The readiness level: the agent-readiness checks beside the survey (`--readiness`).
+    pub readiness: bool,
     /// After Ctrl-C, in-flight sites get this long to finish.
     pub shutdown_grace_secs: u64,
     /// Discovery documents are read up to this many bytes.
@@ -130,6 +132,7 @@ impl Default for CrawlSettings {
             site_deadline_secs: d::SITE_DEADLINE_SECS,
             max_duration: None,
             probe: Probe::Survey,
+            readiness: d::READINESS,
             shutdown_grace_secs: d::SHUTDOWN_GRACE_SECS,
             document_cap_bytes: nz(d::DOCUMENT_CAP_BYTES),
             tools_cap: nz(d::TOOLS_CAP),

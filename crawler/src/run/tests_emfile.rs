@@ -92,6 +92,7 @@ fn in_child() {
         document_cap: 64 * 1024,
         tools_cap: std::num::NonZeroUsize::new(100).expect("non-zero"),
         probe: Probe::Survey,
+        readiness: false,
         robots: Robots::Respect,
     };
     let scanner = Arc::new(Starved {

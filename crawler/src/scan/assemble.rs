@@ -42,6 +42,8 @@ pub(super) fn assemble(
         via,
         session,
         probe,
+        home: _,
+        readiness,
         mut timings,
         held,
     } = phases;
@@ -63,6 +65,7 @@ pub(super) fn assemble(
     if let Some(probe) = &probe {
         probe.apply_to(&mut record, tools_cap);
     }
+    record.readiness = readiness;
     let cut_short = ended.is_none();
     let mut transient = session.as_ref().is_some_and(|s| s.transient);
     if let Some(Err(verdict)) = ended {

@@ -9,6 +9,7 @@ mod endpoint_card;
 mod job;
 mod locate;
 mod phases;
+mod readiness;
 mod registry;
 mod resolve;
 mod robots;

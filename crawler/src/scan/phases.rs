@@ -1,7 +1,8 @@
 //! The scan, phase by phase, each returning its value or the verdict that ends the scan:
 //!
 //! resolve and guard → locate (redirects, robots.txt) → documents → choose the endpoint →
-//! session → endpoint card → deep probe.
+//! session → endpoint card → deep probe → readiness (when asked for: after the survey's
+//! phases however they ended, once the documents are in).
 //!
 //! Requests log themselves as they end (`SiteScan`); everything else in the record is
 //! assembled once from [`Phases`] when the scan ends (`assemble.rs`), so a scan cut short by
@@ -11,14 +12,16 @@ use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind, Outcome, Timings};
+use mcpcensus_store::{DiscoveredVia, DocumentKind, FailureKind, Outcome, Readiness, Timings};
 use tokio::time::Instant;
 use url::Url;
 
+use super::answer::Fetched;
 use super::documents::fetch_documents;
 use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
 use super::job::Turn;
 use super::locate::{locate, Located};
+use super::readiness::{run_readiness, Home};
 use super::robots::{all_disallowed, unreachable};
 use super::settings::{ScanOptions, ScanSettings};
 use super::site::SiteScan;
@@ -50,6 +53,10 @@ pub(super) struct Phases {
     pub via: Option<DiscoveredVia>,
     pub session: Option<SessionReport>,
     pub probe: Option<ProbeReport>,
+    /// The survey's 2xx homepage, kept for the readiness level (`None` when it is off).
+    pub home: Option<Home>,
+    /// The readiness level's checks (`None` when it is off or the documents were not reached).
+    pub readiness: Option<Readiness>,
     pub timings: Timings,
     /// Set when the seat would not let the site wait its turn on this address.
     pub held: Option<IpAddr>,
@@ -72,8 +79,29 @@ pub(super) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Every phase, in order.
+    /// Every phase, in order: the survey's, then the readiness level's when asked for. It
+    /// runs whatever the survey's verdict (most sites have no endpoint), once the documents
+    /// were fetched: a site robots.txt closed, that did not answer or was held has none.
     pub(super) async fn phases(
+        &self,
+        site: &mut SiteScan,
+        opts: &ScanOptions,
+        out: &mut Phases,
+    ) -> Result<(), Verdict> {
+        let ended = self.survey_phases(site, opts, out).await;
+        if self.settings.readiness {
+            if let (Some(found), Some(origin)) = (&out.discovery, &out.origin) {
+                let started = Instant::now();
+                let checks = run_readiness(site, origin, out.home.as_ref(), found);
+                out.readiness = Some(Box::pin(checks).await);
+                tracing::debug!(took_ms = ms(started.elapsed()), "readiness phase");
+            }
+        }
+        ended
+    }
+
+    /// The survey's phases (and the deep probe's), in order.
+    async fn survey_phases(
         &self,
         site: &mut SiteScan,
         opts: &ScanOptions,
@@ -171,6 +199,20 @@ impl Context<'_> {
         out.moved = located.moved;
         out.measured.clone_from(&located.measured);
         out.homepage_ended.clone_from(&located.homepage_ended);
+        if let (true, Fetched::Body(headers, body)) = (self.settings.readiness, &located.home) {
+            let status = site
+                .documents()
+                .last()
+                .and_then(|d| d.status)
+                .unwrap_or(200);
+            out.home = Some(Home {
+                url: located.home_url.clone(),
+                status,
+                content_type: d::media_type(headers),
+                headers: headers.clone(),
+                body: body.clone(),
+            });
+        }
         fetch_documents(site, &located, cap, &excluded).await
     }
 

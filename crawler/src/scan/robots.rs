@@ -9,7 +9,8 @@ use mcpcensus_store::RobotsInfo;
 use url::Url;
 
 use super::answer::redirect_of;
-use super::site::SiteScan;
+use super::site::{RobotsBody, SiteScan};
+use crate::discovery::media_type;
 use crate::net::{origin_key, FetchError, RobotsRules};
 
 /// RFC 9309 §2.5: crawlers must read at least the first 500 KiB.
@@ -93,6 +94,15 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
             RobotsRules::allow_all()
         }
     };
+    if record {
+        // The readiness level reads the body again; a later origin's answer replaces an
+        // earlier one's, as the record's robots section does.
+        let body = result.as_ref().ok().filter(|r| r.status.is_success());
+        site.set_robots_body(body.map(|r| RobotsBody {
+            content_type: media_type(&r.headers),
+            body: r.body.clone(),
+        }));
+    }
     info.status = result.as_ref().ok().map(|r| r.status.as_u16());
     info.crawl_delay_ms = rules
         .crawl_delay()

@@ -85,6 +85,9 @@ impl SiteScanner {
         if self.settings.robots != Robots::Respect {
             site.ignore_robots();
         }
+        if self.settings.readiness {
+            site.keep_robots_body();
+        }
         // The deadline measures the server: our own waits (DNS slots, politeness, the site's
         // turn on a shared address) move it later.
         let waits = site.client().waits().clone();

@@ -15,6 +15,8 @@ pub struct ScanSettings {
     pub document_cap: usize,
     pub tools_cap: std::num::NonZeroUsize,
     pub probe: Probe,
+    /// The readiness level's phase runs after the survey's.
+    pub readiness: bool,
     pub robots: Robots,
 }
 

@@ -52,6 +52,17 @@ pub struct SiteScan {
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
     /// its request log moves into the record as each request ends.
     recorder: Recorder,
+    /// The measured origin's robots.txt body, kept for the readiness level (`None` unless
+    /// asked for with [`SiteScan::keep_robots_body`], or before it was read).
+    robots_body: Option<RobotsBody>,
+    keep_robots_body: bool,
+}
+
+/// A robots.txt answer's 2xx body, as the readiness level reads it.
+#[derive(Debug, Clone)]
+pub struct RobotsBody {
+    pub content_type: Option<String>,
+    pub body: bytes::Bytes,
 }
 
 /// What a finished scan leaves: the record with its logs, the transcript when kept, and the
@@ -78,7 +89,28 @@ impl SiteScan {
             hit_deadline: false,
             robots_read: Some(Vec::new()),
             recorder: Recorder::new(false),
+            robots_body: None,
+            keep_robots_body: false,
         }
+    }
+
+    /// Keeps the measured origin's robots.txt body for the readiness level (off by default:
+    /// the survey only needs its rules).
+    pub fn keep_robots_body(&mut self) {
+        self.keep_robots_body = true;
+    }
+
+    /// Keeps `body` as the measured origin's robots.txt (`None`: it answered without 2xx),
+    /// when asked to.
+    pub fn set_robots_body(&mut self, body: Option<RobotsBody>) {
+        if self.keep_robots_body {
+            self.robots_body = body;
+        }
+    }
+
+    /// The measured origin's robots.txt body, when kept and it answered 2xx.
+    pub fn robots_body(&self) -> Option<&RobotsBody> {
+        self.robots_body.as_ref()
     }
 
     /// The origin the input names.
@@ -227,8 +259,9 @@ impl SiteScan {
         purpose: &str,
         cap: usize,
         timeout: Duration,
+        accept: &'static str,
     ) -> (FetchRequest, Entry) {
-        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()));
+        let req = Self::discovery_get(url, cap, timeout.min(self.remaining()), accept);
         let entry = self
             .recorder
             .start(&self.client, purpose, "GET", url, &req.headers, "");
@@ -296,12 +329,14 @@ impl SiteScan {
         self.stop.cancel();
     }
 
-    fn discovery_get(url: &Url, cap: usize, timeout: Duration) -> FetchRequest {
+    fn discovery_get(
+        url: &Url,
+        cap: usize,
+        timeout: Duration,
+        accept: &'static str,
+    ) -> FetchRequest {
         FetchRequest::get(url.clone())
-            .header(
-                http::header::ACCEPT,
-                HeaderValue::from_static(DISCOVERY_ACCEPT),
-            )
+            .header(http::header::ACCEPT, HeaderValue::from_static(accept))
             .header(
                 HeaderName::from_static("accept-language"),
                 HeaderValue::from_static(ACCEPT_LANGUAGE),
@@ -320,7 +355,7 @@ impl SiteScan {
         timeout: Duration,
     ) -> Result<FetchHead, FetchError> {
         self.robots_check(url)?;
-        let (req, mut entry) = self.begin(url, purpose, cap, timeout);
+        let (req, mut entry) = self.begin(url, purpose, cap, timeout, DISCOVERY_ACCEPT);
         let result = self.client.fetch_head(req).await;
         match &result {
             Ok(h) => {
@@ -344,7 +379,22 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
-        self.send_get(url, purpose, cap, timeout, false).await
+        self.send_get(url, purpose, cap, timeout, false, DISCOVERY_ACCEPT)
+            .await
+    }
+
+    /// A readiness GET: a document's GET (see [`SiteScan::get_document`]) with the check's own
+    /// `Accept` (the homepage asked for markdown, a text file asked for text).
+    pub async fn get_accepting(
+        &mut self,
+        url: &Url,
+        purpose: &str,
+        accept: &'static str,
+        cap: usize,
+        timeout: Duration,
+    ) -> Result<FetchResponse, FetchError> {
+        self.send_get(url, purpose, cap, timeout, true, accept)
+            .await
     }
 
     /// The same GET for a discovery document (a card or catalog): a 503 without Retry-After
@@ -358,7 +408,8 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
     ) -> Result<FetchResponse, FetchError> {
-        self.send_get(url, purpose, cap, timeout, true).await
+        self.send_get(url, purpose, cap, timeout, true, DISCOVERY_ACCEPT)
+            .await
     }
 
     async fn send_get(
@@ -368,9 +419,10 @@ impl SiteScan {
         cap: usize,
         timeout: Duration,
         document: bool,
+        accept: &'static str,
     ) -> Result<FetchResponse, FetchError> {
         self.robots_check(url)?;
-        let (mut req, mut entry) = self.begin(url, purpose, cap, timeout);
+        let (mut req, mut entry) = self.begin(url, purpose, cap, timeout, accept);
         if document {
             req = req.bare_503_is_answer();
         }

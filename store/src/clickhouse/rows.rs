@@ -6,7 +6,7 @@
 use clickhouse::Row;
 use serde::Serialize;
 
-use crate::record::Record;
+use crate::record::{ReadinessCheck, Record};
 use crate::store::RunManifest;
 
 /// The key a site's rows collapse on within a run: the origin, or for records without one
@@ -83,6 +83,8 @@ include!(concat!(env!("OUT_DIR"), "/rows.rs"));
 impl SiteRow {
     pub fn from_record(r: &Record) -> SiteRow {
         let (documents_parsed, documents_soft_404) = crate::derived::document_kinds(r);
+        let readiness = r.readiness.as_ref();
+        let check = |c: ReadinessCheck| readiness.and_then(|x| x.get(c)).map(u8::from);
         SiteRow {
             run_id: r.run_id.clone(),
             site_key: site_key(r),
@@ -144,6 +146,30 @@ impl SiteRow {
                 .as_ref()
                 .and_then(|f| f.reason_kind)
                 .map(|k| k.as_str().to_owned()),
+            readiness_checks_version: readiness.map(|x| x.checks_version.clone()),
+            readiness_robots_txt: check(ReadinessCheck::RobotsTxt),
+            readiness_robots_txt_ai_rules: check(ReadinessCheck::RobotsTxtAiRules),
+            readiness_content_signals: check(ReadinessCheck::ContentSignals),
+            readiness_sitemap: check(ReadinessCheck::Sitemap),
+            readiness_link_headers: check(ReadinessCheck::LinkHeaders),
+            readiness_markdown_negotiation: check(ReadinessCheck::MarkdownNegotiation),
+            readiness_llms_txt: check(ReadinessCheck::LlmsTxt),
+            readiness_llms_full_txt: check(ReadinessCheck::LlmsFullTxt),
+            readiness_a2a_agent_card: check(ReadinessCheck::A2aAgentCard),
+            readiness_agent_skills: check(ReadinessCheck::AgentSkills),
+            readiness_api_catalog: check(ReadinessCheck::ApiCatalog),
+            readiness_oauth_discovery: check(ReadinessCheck::OauthDiscovery),
+            readiness_oauth_protected_resource: check(ReadinessCheck::OauthProtectedResource),
+            readiness_mcp_server_card: check(ReadinessCheck::McpServerCard),
+            readiness_web_mcp: check(ReadinessCheck::WebMcp),
+            readiness_web_bot_auth: check(ReadinessCheck::WebBotAuth),
+            readiness_agentmap: check(ReadinessCheck::Agentmap),
+            readiness_ai_catalog_link: check(ReadinessCheck::AiCatalogLink),
+            readiness_catch_all: readiness.and_then(|x| x.catch_all).map(u8::from),
+            readiness_naive_only: readiness.map(|x| x.naive_only.clone()).unwrap_or_default(),
+            readiness_ai_bot_rules: readiness
+                .map(|x| x.ai_bot_rules.clone())
+                .unwrap_or_default(),
         }
     }
 }

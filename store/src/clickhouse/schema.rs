@@ -50,7 +50,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 14] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 36] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
@@ -65,6 +65,28 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 14] = [
     ("surface_signals", "Array(String)"),
     ("first_look_outcome", "Nullable(String)"),
     ("first_look_reason_kind", "Nullable(String)"),
+    ("readiness_checks_version", "Nullable(String)"),
+    ("readiness_robots_txt", "Nullable(UInt8)"),
+    ("readiness_robots_txt_ai_rules", "Nullable(UInt8)"),
+    ("readiness_content_signals", "Nullable(UInt8)"),
+    ("readiness_sitemap", "Nullable(UInt8)"),
+    ("readiness_link_headers", "Nullable(UInt8)"),
+    ("readiness_markdown_negotiation", "Nullable(UInt8)"),
+    ("readiness_llms_txt", "Nullable(UInt8)"),
+    ("readiness_llms_full_txt", "Nullable(UInt8)"),
+    ("readiness_a2a_agent_card", "Nullable(UInt8)"),
+    ("readiness_agent_skills", "Nullable(UInt8)"),
+    ("readiness_api_catalog", "Nullable(UInt8)"),
+    ("readiness_oauth_discovery", "Nullable(UInt8)"),
+    ("readiness_oauth_protected_resource", "Nullable(UInt8)"),
+    ("readiness_mcp_server_card", "Nullable(UInt8)"),
+    ("readiness_web_mcp", "Nullable(UInt8)"),
+    ("readiness_web_bot_auth", "Nullable(UInt8)"),
+    ("readiness_agentmap", "Nullable(UInt8)"),
+    ("readiness_ai_catalog_link", "Nullable(UInt8)"),
+    ("readiness_catch_all", "Nullable(UInt8)"),
+    ("readiness_naive_only", "Array(String)"),
+    ("readiness_ai_bot_rules", "Array(String)"),
 ];
 
 /// Columns added to `runs` after its first release, the same way.

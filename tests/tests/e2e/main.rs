@@ -20,6 +20,7 @@ mod mcp;
 mod network;
 mod network_waits;
 mod nightly;
+mod readiness;
 mod readings;
 mod report;
 mod report_clickhouse;

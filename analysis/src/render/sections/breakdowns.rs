@@ -111,6 +111,7 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
     if every || !r.adoption_by_rank.is_empty() {
         tables.push(ranks(r));
     }
+    tables.extend(super::readiness::tables(r, every));
     tables.extend(platforms(r));
     tables.push(ranked(
         "top-domains",

@@ -3,6 +3,7 @@
 
 mod breakdowns;
 mod methods;
+mod readiness;
 mod trends;
 mod trends_labels;
 

@@ -21,6 +21,7 @@ async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
         document_cap: 1 << 20,
         tools_cap: NonZeroUsize::new(200).expect("nonzero"),
         probe: Probe::Survey,
+        readiness: false,
         robots: Robots::Ignore,
     };
     let scanner = SiteScanner::new(net, settings, Arc::new(Exclusions::default()));

@@ -35,6 +35,7 @@ fn the_scan_future_a_site_in_flight_holds_stays_small() {
         document_cap: 1 << 20,
         tools_cap: NonZeroUsize::new(200).expect("nonzero"),
         probe: Probe::Deep,
+        readiness: false,
         robots: Robots::Respect,
     };
     let scanner = SiteScanner::new(net, settings, Arc::new(Exclusions::default()));
