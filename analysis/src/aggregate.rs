@@ -57,6 +57,8 @@ pub struct Aggregator {
     platforms: HashMap<String, PlatformAcc>,
     /// Scanned sites, endpoints and passing sites per top-level domain.
     tlds: HashMap<String, (u64, u64, u64)>,
+    /// The registry section.
+    registry: crate::registry::RegistryAcc,
 }
 
 /// Endpoint records that join a platform: a server name or a tool list to fingerprint.
@@ -85,6 +87,7 @@ impl Aggregator {
     pub fn add(&mut self, r: &Record) {
         let rep = &mut self.report;
         rep.sites_read += 1;
+        self.registry.add(r);
         bump(&mut self.outcomes, r.outcome.as_str());
         if !scanned(r.outcome) {
             return;
@@ -204,6 +207,7 @@ impl Aggregator {
         rep.outcomes_surface = shares(&self.outcomes_surface, rep.sites_with_surface);
         rep.set_reason_kinds(std::mem::take(&mut self.reason_kinds));
         rep.set_rank_buckets(&self.rank_slots);
+        rep.registry = std::mem::take(&mut self.registry).finish(n);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

@@ -8,6 +8,7 @@ mod error;
 mod history;
 mod methods;
 pub mod model;
+mod registry;
 pub mod render;
 #[cfg(test)]
 mod tests;

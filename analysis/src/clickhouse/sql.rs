@@ -31,6 +31,8 @@ queries! {
     ADOPTION_BY_TLD => "adoption_by_tld.sql",
     REASON_KINDS => "reason_kinds.sql",
     RANK_SLOTS => "rank_slots.sql",
+    REGISTRY_CLASSES => "registry_classes.sql",
+    REGISTRY_OVERLAP => "registry_overlap.sql",
     /// Analysts' questions (not run by the report).
     ANALYST_ADOPTION_BY_TLD => "analyst_adoption_by_tld.sql",
     ANALYST_TOOL_COUNT_DISTRIBUTION => "analyst_tool_count_distribution.sql",

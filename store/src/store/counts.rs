@@ -12,13 +12,16 @@ use crate::record::Outcome;
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
 /// Counters written only when not zero: header lines, `--rescan-older-than`'s and ClickHouse's
 /// dead letters.
-const WRITTEN_WHEN_NOT_ZERO: [&str; 6] = [
+const WRITTEN_WHEN_NOT_ZERO: [&str; 9] = [
     "header_lines",
     "rescan_stale",
     "rescan_new",
     "rescan_fresh_skipped",
     "rescan_registry",
     "clickhouse_dead_letters",
+    "registry_pages",
+    "registry_names",
+    "registry_older_versions",
 ];
 
 /// Totals of one run, filled in when it ends.
@@ -49,6 +52,11 @@ pub struct RunCounts {
     pub rescan_registry: u64,
     /// Records ClickHouse rejected for their content (in the run's dead-letter file).
     pub clickhouse_dead_letters: u64,
+    /// `registry:*`: pages of the registry's listing read, names listed at their latest
+    /// version, entries skipped as older versions.
+    pub registry_pages: u64,
+    pub registry_names: u64,
+    pub registry_older_versions: u64,
     /// Records per outcome; outcomes no record had are absent.
     pub per_outcome: BTreeMap<Outcome, u64>,
     /// Keys this build does not know (a newer build's counters), kept as read so rewriting
@@ -58,7 +66,7 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 18] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 21] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
@@ -78,6 +86,9 @@ impl RunCounts {
             ("rescan_fresh_skipped", &mut self.rescan_fresh_skipped),
             ("rescan_registry", &mut self.rescan_registry),
             ("clickhouse_dead_letters", &mut self.clickhouse_dead_letters),
+            ("registry_pages", &mut self.registry_pages),
+            ("registry_names", &mut self.registry_names),
+            ("registry_older_versions", &mut self.registry_older_versions),
         ]
     }
 
