@@ -62,6 +62,8 @@ pub struct Aggregator {
     platforms: HashMap<String, PlatformAcc>,
     /// Scanned sites, endpoints and passing sites per top-level domain.
     tlds: HashMap<String, (u64, u64, u64)>,
+    /// The registry section.
+    registry: crate::registry::RegistryAcc,
 }
 
 /// Endpoint records that join a platform: a server name or a tool list to fingerprint.
@@ -90,6 +92,7 @@ impl Aggregator {
     pub fn add(&mut self, r: &Record) {
         let rep = &mut self.report;
         rep.sites_read += 1;
+        self.registry.add(r);
         bump(&mut self.outcomes, r.outcome.as_str());
         crate::readiness::count_record(&mut self.readiness, r);
         if !scanned(r.outcome) {
@@ -223,6 +226,7 @@ impl Aggregator {
         rep.surface_signals = shares(&self.surface_signals, rep.sites_scanned);
         rep.second_look = SecondLookCounts::from_pairs(std::mem::take(&mut self.second_looks));
         rep.readiness = crate::readiness::ReadinessReport::build(&self.readiness);
+        rep.registry = std::mem::take(&mut self.registry).finish(n);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

@@ -9,6 +9,7 @@ mod history;
 mod methods;
 pub mod model;
 pub mod readiness;
+mod registry;
 pub mod render;
 #[cfg(test)]
 mod tests;

@@ -684,3 +684,89 @@ fn readiness_counts_checks_shares_the_naive_overcount_and_rank_buckets() {
     assert!(off.readiness.is_none());
     assert!(!serde_json::to_string(&off).unwrap().contains("readiness"));
 }
+/// A registry server's record: input `registry:NAME`, the remote as its endpoint.
+fn listed(name: &str, outcome: Outcome, endpoint: Option<&str>) -> Record {
+    let mut r = Record::new("r1", 0, &format!("registry:{name}"), 1, outcome, "");
+    r.endpoint = endpoint.map(str::to_owned);
+    r
+}
+
+#[test]
+fn the_registry_section_classifies_listed_servers_and_counts_every_overlap() {
+    use mcpcensus_store::{FailureKind, RequestLog, Transport};
+    let mut gated = listed("x/gated", Outcome::NotMeasured, Some("https://G.test/mcp"));
+    gated.reason_kind = Some(FailureKind::Answer);
+    gated.requests = vec![RequestLog {
+        status: Some(403),
+        ..RequestLog::default()
+    }];
+    let mut html = listed("x/html", Outcome::Fail, Some("https://html.test:443/mcp"));
+    html.reason_kind = Some(FailureKind::Answer);
+    let mut dead = listed(
+        "x/dead",
+        Outcome::Unreachable,
+        Some("https://dead.test/mcp"),
+    );
+    dead.reason_kind = Some(FailureKind::Dns);
+    let mut stdio = listed("x/stdio", Outcome::NotMeasured, None);
+    stdio.transport = Some(Transport::Stdio);
+    stdio.reason_kind = Some(FailureKind::NoEndpoint);
+    let mut lookup_failed = listed("x/gone", Outcome::NotMeasured, None);
+    lookup_failed.reason_kind = Some(FailureKind::Connect);
+    let records = vec![
+        // On the web and listed: the same endpoint written two ways.
+        server(1, &["a"], "s"),
+        listed("x/one", Outcome::Pass, Some("https://S1.test:443/mcp/")),
+        // On the web only.
+        server(2, &["a"], "s"),
+        gated,
+        html,
+        dead,
+        stdio,
+        lookup_failed,
+        listed("registry:bad name", Outcome::InvalidInput, None),
+    ];
+    let r = report(records).registry;
+    assert_eq!(
+        r.rows(),
+        [
+            ("listed", 6),
+            ("live", 1),
+            ("auth_gated", 1),
+            ("http_not_mcp", 1),
+            ("dead", 1),
+            ("not_probeable", 1),
+            ("web_and_registry", 1),
+            ("web_only", 1),
+            ("registry_only", 3),
+        ]
+    );
+    assert_eq!(r.web_and_registry_origins, ["https://s1.test"]);
+    assert_eq!(r.web_only_origins, ["https://s2.test"]);
+    assert_eq!(
+        r.registry_only_origins,
+        ["https://dead.test", "https://g.test", "https://html.test"]
+    );
+
+    // Every format shows the section; a run without registry servers has none.
+    let mut full = Report {
+        run: report(vec![
+            server(1, &["a"], "s"),
+            listed("x/one", Outcome::Pass, Some("https://one.test/mcp")),
+        ]),
+        ..Report::default()
+    };
+    attach_methods(&mut full, &[]);
+    let json = serde_json::to_value(&full).unwrap();
+    assert_eq!(json["run"]["registry"]["listed"], 1);
+    assert_eq!(json["run"]["registry"]["live"], 1);
+    assert!(render::text::render(&full).contains("registry_only"));
+    assert!(render::markdown::render(&full).contains("Registry endpoints beside the web"));
+    let sheets = render::csv::sheets(&full);
+    assert!(sheets.iter().any(|s| s.file == "registry_overlap.csv"));
+    let web_only = report(vec![server(1, &["a"], "s")]);
+    assert!(serde_json::to_value(&web_only)
+        .unwrap()
+        .get("registry")
+        .is_none());
+}

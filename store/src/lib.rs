@@ -26,8 +26,8 @@ mod vocab;
 
 pub use bound::bound;
 pub use derived::{
-    document_kinds, endpoint_site, origin_move, request_error_kinds, scanned, server_fingerprint,
-    OriginMove,
+    document_kinds, endpoint_key, endpoint_site, origin_move, registry_class, registry_server,
+    request_error_kinds, scanned, server_fingerprint, OriginMove, RegistryClass,
 };
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};

@@ -114,7 +114,7 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         robots_txt: Some(true),
         robots_txt_ai_rules: Some(i % 4 == 1),
         llms_txt: Some(false),
-        catch_all: Some(i % 3 == 0),
+        catch_all: Some(i.is_multiple_of(3)),
         naive_only: vec!["llmsTxt".into()],
         ai_bot_rules: vec!["GPTBot=disallow".into()],
         evidence: vec![ReadinessEvidence {

@@ -36,6 +36,7 @@ mod error;
 mod h2fault;
 pub mod hostile;
 pub mod mcp;
+pub mod mcp_registry;
 pub mod mix;
 pub mod readiness;
 mod record;

@@ -27,6 +27,19 @@ pub struct OutcomeRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct RegistryClassRow {
+    pub class: String,
+    pub servers: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct RegistryOverlapRow {
+    pub set: String,
+    pub endpoints: u64,
+    pub origins: Vec<String>,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct ReasonKindRow {
     pub outcome: String,
     pub kind: String,

@@ -128,6 +128,7 @@ pub async fn run_report(
     }
     rep.set_rank_buckets(&slots);
     rep.readiness = readiness_report(readiness);
+    rep.registry = registry(c, run_id, top_n).await?;
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     let (signals, looks) = tokio::try_join!(
@@ -145,6 +146,44 @@ pub async fn run_report(
             .map(|l| ((l.first, l.second), l.sites))
             .collect(),
     );
+    Ok(rep)
+}
+
+/// The registry section: classes counted by the server, then the overlap when the run has
+/// registry servers.
+async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport, AnalysisError> {
+    use mcpcensus_store::RegistryClass;
+    let classes = all::<RegistryClassRow>(
+        c.query(sql::REGISTRY_CLASSES).bind(run_id),
+        "registry_classes",
+    )
+    .await?;
+    let mut rep = RegistryReport {
+        listed: classes.iter().map(|r| r.servers).sum(),
+        ..RegistryReport::default()
+    };
+    if rep.is_empty() {
+        return Ok(rep);
+    }
+    for row in classes {
+        if let Some(class) = RegistryClass::ALL.iter().find(|k| k.as_str() == row.class) {
+            *rep.class_count(*class) += row.servers;
+        }
+    }
+    let overlap = all::<RegistryOverlapRow>(
+        c.query(sql::REGISTRY_OVERLAP).bind(top_n).bind(run_id),
+        "registry_overlap",
+    )
+    .await?;
+    for row in overlap {
+        let (count, origins) = match row.set.as_str() {
+            "web_and_registry" => (&mut rep.web_and_registry, &mut rep.web_and_registry_origins),
+            "web_only" => (&mut rep.web_only, &mut rep.web_only_origins),
+            _ => (&mut rep.registry_only, &mut rep.registry_only_origins),
+        };
+        *count = row.endpoints;
+        *origins = row.origins;
+    }
     Ok(rep)
 }
 

@@ -34,6 +34,8 @@ queries! {
     SURFACE_SIGNALS => "surface_signals.sql",
     SECOND_LOOKS => "second_looks.sql",
     READINESS => "readiness.sql",
+    REGISTRY_CLASSES => "registry_classes.sql",
+    REGISTRY_OVERLAP => "registry_overlap.sql",
     /// Analysts' questions (not run by the report).
     ANALYST_ADOPTION_BY_TLD => "analyst_adoption_by_tld.sql",
     ANALYST_TOOL_COUNT_DISTRIBUTION => "analyst_tool_count_distribution.sql",

@@ -90,6 +90,18 @@ pub fn render(report: &Report) -> String {
             );
         }
     }
+    if !r.registry.is_empty() {
+        section(&mut out, "The MCP registry beside the web");
+        let lists = r.registry.origin_lists();
+        for (key, n) in r.registry.rows() {
+            let _ = writeln!(out, "  {key:<28} {n:>10}");
+            if let Some((_, origins)) = lists.iter().find(|(k, _)| *k == key) {
+                for o in origins.iter() {
+                    let _ = writeln!(out, "    {}", shown(o));
+                }
+            }
+        }
+    }
     let moved: u64 = r.measured_elsewhere.values().sum();
     section(
         &mut out,

@@ -18,7 +18,9 @@ pub use columns::{Column, ColumnChoice};
 pub use dedupe::Dedupe;
 pub use exclude::Exclusions;
 pub use normalize::{normalize, Line, Target, MAX_LINE_BYTES};
-pub use plan::{excluded_reason, registry_name, InputCounts, Planned, Planner, REGISTRY_PREFIX};
+pub use plan::{
+    excluded_reason, registry_name, InputCounts, Planned, Planner, REGISTRY_ALL, REGISTRY_PREFIX,
+};
 pub use provenance::{provenance, PSL_CRATE_VERSION};
 pub use reader::{LineReader, RawLine, Source};
 pub use shard::Shard;

@@ -28,12 +28,17 @@ pub enum Planned {
     Registry {
         name: String,
     },
+    /// `registry:*`: every server the registry lists, each then planned as a name
+    /// ([`Planner::plan_listed`]).
+    RegistryAll,
     /// Blank, comment, duplicate or another shard's line: counted, no record.
     Skip,
 }
 
 /// The prefix of an input line naming a registry server (`registry:com.example/server`).
 pub const REGISTRY_PREFIX: &str = "registry:";
+/// The name of a line asking for every server the registry lists (`registry:*`).
+pub const REGISTRY_ALL: &str = "*";
 /// The longest registry name taken.
 const MAX_REGISTRY_NAME: usize = 200;
 
@@ -45,7 +50,9 @@ pub fn registry_name(line: &str) -> Option<Result<&str, &'static str>> {
         return None;
     }
     let name = &text[REGISTRY_PREFIX.len()..];
-    Some(if name.is_empty() {
+    Some(if name == REGISTRY_ALL {
+        Ok(name)
+    } else if name.is_empty() {
         Err("registry: without a name")
     } else if name.len() > MAX_REGISTRY_NAME {
         Err("registry name longer than 200 bytes")
@@ -86,6 +93,10 @@ pub struct InputCounts {
     pub invalid: u64,
     pub excluded: u64,
     pub targets: u64,
+    /// `registry:*` lines: each expands into the names the registry lists, no record itself.
+    pub registry_all: u64,
+    /// Names those lines expanded into: each is then counted like a line of its own.
+    pub registry_listed: u64,
 }
 
 impl InputCounts {
@@ -96,8 +107,9 @@ impl InputCounts {
 
     /// True when every line is accounted for.
     pub fn balanced(&self) -> bool {
-        self.lines
+        self.lines + self.registry_listed
             == self.records()
+                + self.registry_all
                 + self.duplicates
                 + self.other_shard
                 + self.blank_or_comment
@@ -189,6 +201,11 @@ impl Planner {
     /// remote once looked up.
     fn plan_registry(&mut self, text: &str, name: Result<&str, &'static str>) -> Planned {
         let name = match name {
+            // Every shard expands the listing and keeps its own names.
+            Ok(REGISTRY_ALL) => {
+                self.counts.registry_all += 1;
+                return Planned::RegistryAll;
+            }
             Ok(name) => name,
             Err(reason) => {
                 if !self.shard.owns(text.trim()) {
@@ -213,6 +230,30 @@ impl Planner {
         Planned::Registry {
             name: name.to_owned(),
         }
+    }
+
+    /// A name a `registry:*` line expanded into: planned as a `registry:NAME` line would be
+    /// (checked, sharded by name, deduplicated), counted as listed rather than as a line read.
+    pub fn plan_listed(&mut self, name: &str) -> Planned {
+        self.counts.registry_listed += 1;
+        let text = format!("{REGISTRY_PREFIX}{name}");
+        match registry_name(&text) {
+            // A listed name that reads as `*` is not a request for the whole list again.
+            Some(Ok(REGISTRY_ALL)) | None => {
+                self.counts.invalid += 1;
+                Planned::Invalid {
+                    reason: "a registry name that is not one".into(),
+                }
+            }
+            Some(name) => self.plan_registry(&text, name),
+        }
+    }
+
+    /// A `registry:*` line that cannot be expanded (no registry to read): it is recorded as
+    /// invalid input instead.
+    pub fn registry_all_refused(&mut self) {
+        self.counts.registry_all -= 1;
+        self.counts.invalid += 1;
     }
 
     fn plan_target(&mut self, target: Target) -> Planned {

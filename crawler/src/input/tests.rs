@@ -1,4 +1,5 @@
 use super::*;
+use std::sync::Arc;
 
 fn target(line: &str) -> Target {
     match normalize(line) {
@@ -220,7 +221,7 @@ fn exclusion_file_rejects_bad_lines() {
 #[test]
 fn planner_accounts_for_every_line() {
     let ex = Exclusions::from_domains(["blocked.com".to_owned()]);
-    let mut planner = Planner::new(Shard::ALL, std::sync::Arc::new(ex));
+    let mut planner = Planner::new(Shard::ALL, Arc::new(ex));
     let lines = [
         "example.com",
         "EXAMPLE.com",
@@ -260,9 +261,63 @@ fn planner_accounts_for_every_line() {
             invalid: 3,
             excluded: 2,
             targets: 2,
+            registry_all: 0,
+            registry_listed: 0,
         }
     );
     assert!(c.balanced());
+}
+
+#[test]
+fn a_registry_all_line_expands_into_names_planned_like_lines() {
+    let mut planner = Planner::new(Shard::ALL, Arc::new(Exclusions::default()));
+    assert!(matches!(
+        planner.plan(RawLine::Text("registry:*")),
+        Planned::RegistryAll
+    ));
+    // The listed names: each planned as a `registry:NAME` line, a name given twice once.
+    assert!(matches!(
+        planner.plan(RawLine::Text("registry:com.example/a")),
+        Planned::Registry { .. }
+    ));
+    assert!(matches!(
+        planner.plan_listed("com.example/a"),
+        Planned::Skip
+    ));
+    assert!(matches!(
+        planner.plan_listed("com.example/b"),
+        Planned::Registry { name } if name == "com.example/b"
+    ));
+    assert!(matches!(
+        planner.plan_listed("bad name/x"),
+        Planned::Invalid { .. }
+    ));
+    assert!(matches!(planner.plan_listed("*"), Planned::Invalid { .. }));
+    let c = planner.counts();
+    assert_eq!((c.lines, c.registry_all, c.registry_listed), (2, 1, 4));
+    assert_eq!((c.targets, c.duplicates, c.invalid), (2, 1, 2));
+    assert!(c.balanced(), "{c:?}");
+
+    // Sharded by name: two shards together hold each listed name once.
+    let owners: Vec<usize> = (0..2)
+        .map(|i| {
+            let mut p = Planner::new(Shard { index: i, count: 2 }, Arc::default());
+            assert!(matches!(
+                p.plan(RawLine::Text("registry:*")),
+                Planned::RegistryAll
+            ));
+            (0..40)
+                .filter(|n| {
+                    matches!(
+                        p.plan_listed(&format!("com.example/s{n}")),
+                        Planned::Registry { .. }
+                    )
+                })
+                .count()
+        })
+        .collect();
+    assert_eq!(owners.iter().sum::<usize>(), 40);
+    assert!(owners.iter().all(|n| *n > 0), "{owners:?}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod metadata;
 mod paste;
 mod record;
 mod registry;
+mod registry_list;
 mod rules;
 mod sequence;
 pub(crate) mod server_urls;
@@ -39,8 +40,10 @@ pub use fingerprint::{tool_fingerprint, tool_list_fingerprint};
 pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LETTERS, MAX_GRADED};
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
 pub use registry::{
-    resolve, resolve_in, search_url, search_url_at, stdio_record, RegistryError, Resolved,
+    resolve, resolve_entry, resolve_in, search_url, search_url_at, servers_url, stdio_record,
+    RegistryError, Resolved,
 };
+pub use registry_list::{list_url, read_page, Listed, Listing, ListingError, Page, MAX_PAGES};
 pub use rules::{
     declares_read_only, instruction_like, server_rules, InstructionMatch, ListSource, SteerLevel,
     INSTRUCTION_LIKE_DESCRIPTION, PASTED_MAX_TOOLS, UNAUTHENTICATED_TOOL_LIST,

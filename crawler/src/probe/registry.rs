@@ -75,29 +75,43 @@ pub fn search_url(registry: &str, name: &str) -> Result<Url, RegistryError> {
 
 /// The search URL for `name` under the API path `api`.
 pub fn search_url_at(registry: &str, api: &str, name: &str) -> Result<Url, RegistryError> {
-    let base = Url::parse(registry.trim_end_matches('/'))
-        .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
-    let mut url = base
-        .join(&format!(
-            "{}/{api}/servers",
-            base.path().trim_end_matches('/')
-        ))
-        .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
+    let mut url = servers_url(registry, api)?;
     url.query_pairs_mut().append_pair("search", name);
     Ok(url)
 }
 
-/// Whether a list item is marked the latest version (the mark sits beside `server` in the
-/// v0.1 answer, inside it in earlier ones).
-fn is_latest(item: &Value) -> bool {
+/// `<registry>/<api>/servers`, without a query.
+pub fn servers_url(registry: &str, api: &str) -> Result<Url, RegistryError> {
+    let base = Url::parse(registry.trim_end_matches('/'))
+        .map_err(|_| RegistryError::BadUrl(registry.to_owned()))?;
+    base.join(&format!(
+        "{}/{api}/servers",
+        base.path().trim_end_matches('/')
+    ))
+    .map_err(|_| RegistryError::BadUrl(registry.to_owned()))
+}
+
+/// The registry's own mark on a list item: `Some(true)` for the latest version of its name,
+/// `Some(false)` for an older one, `None` when the registry does not say (older registries).
+/// The mark sits beside `server` in the v0.1 answer, inside it in earlier ones.
+pub(super) fn latest_mark(item: &Value) -> Option<bool> {
     let server = item.get("server").unwrap_or(item);
-    [item, server].iter().any(|v| {
+    [item, server].iter().find_map(|v| {
         v.get("_meta")
             .and_then(|m| m.get(OFFICIAL_META))
             .and_then(|m| m.get("isLatest"))
             .and_then(Value::as_bool)
-            == Some(true)
     })
+}
+
+fn is_latest(item: &Value) -> bool {
+    latest_mark(item) == Some(true)
+}
+
+/// A list item's entry (`{"server": {...}}`, or bare in older answers) and its name.
+pub(super) fn entry_of(item: &Value) -> (&Value, Option<&str>) {
+    let entry = item.get("server").unwrap_or(item);
+    (entry, entry.get("name").and_then(Value::as_str))
 }
 
 /// Picks the entry named exactly `name` from a `/v0/servers` answer (entries as
@@ -109,10 +123,7 @@ pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
         .ok_or_else(|| RegistryError::NotAList(String::new()))?;
     let named: Vec<&Value> = servers
         .iter()
-        .filter(|item| {
-            let entry = item.get("server").unwrap_or(item);
-            entry.get("name").and_then(Value::as_str) == Some(name)
-        })
+        .filter(|item| entry_of(item).1 == Some(name))
         .collect();
     // A search lists every version of a name; the latest is the one a client would install.
     let item = named
@@ -120,7 +131,11 @@ pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
         .find(|item| is_latest(item))
         .or_else(|| named.first())
         .ok_or_else(|| RegistryError::NotFound(name.to_owned()))?;
-    let entry = item.get("server").unwrap_or(item);
+    resolve_entry(entry_of(item).0, name)
+}
+
+/// An entry's first remote, else its repository (a stdio server).
+pub fn resolve_entry(entry: &Value, name: &str) -> Result<Resolved, RegistryError> {
     let remote = entry
         .get("remotes")
         .and_then(Value::as_array)
@@ -140,16 +155,18 @@ pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
         .ok_or_else(|| RegistryError::Empty(name.to_owned()))
 }
 
-/// Looks `name` up in the registry at `registry` (one GET, through the guard like any other).
-pub async fn resolve(
+/// GETs one server list (through the guard like any other request): the URL `at(api)` under
+/// each API path in turn while the registry says the path is not found. Returns the API path
+/// that answered and the parsed answer.
+pub(super) async fn get_list(
     client: &SiteClient,
-    registry: &str,
-    name: &str,
-) -> Result<Resolved, RegistryError> {
-    let mut tried = API_PATHS.iter().peekable();
-    let (url, resp) = loop {
+    apis: &[&'static str],
+    at: impl Fn(&str) -> Result<Url, RegistryError>,
+) -> Result<(&'static str, Value), RegistryError> {
+    let mut tried = apis.iter().peekable();
+    let (api, url, resp) = loop {
         let api = tried.next().copied().unwrap_or(API_PATHS[0]);
-        let url = search_url_at(registry, api, name)?;
+        let url = at(api)?;
         let req = FetchRequest::get(url.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .body_cap(REGISTRY_CAP)
@@ -161,7 +178,7 @@ pub async fn resolve(
         })?;
         // Only "no such path" moves on to the older API; any other answer is the registry's.
         if resp.status != http::StatusCode::NOT_FOUND || tried.peek().is_none() {
-            break (url, resp);
+            break (api, url, resp);
         }
     };
     if !resp.status.is_success() {
@@ -172,10 +189,20 @@ pub async fn resolve(
     }
     let doc: Value =
         parse_json(&resp.body).map_err(|_| RegistryError::NotAList(url.to_string()))?;
-    resolve_in(&doc, name).map_err(|e| match e {
-        RegistryError::NotAList(_) => RegistryError::NotAList(url.to_string()),
-        other => other,
-    })
+    if doc.get("servers").and_then(Value::as_array).is_none() {
+        return Err(RegistryError::NotAList(url.to_string()));
+    }
+    Ok((api, doc))
+}
+
+/// Looks `name` up in the registry at `registry` (one GET, through the guard like any other).
+pub async fn resolve(
+    client: &SiteClient,
+    registry: &str,
+    name: &str,
+) -> Result<Resolved, RegistryError> {
+    let (_, doc) = get_list(client, &API_PATHS, |api| search_url_at(registry, api, name)).await?;
+    resolve_in(&doc, name)
 }
 
 /// The record of a stdio server: no address, nothing probed, Not probeable, no checklist.

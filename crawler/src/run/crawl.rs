@@ -24,7 +24,7 @@ use super::writer::{self, WriterEnd, WrittenCounts};
 use crate::error::Error;
 use crate::input::{LineReader, Planner};
 use crate::scan::Scanner;
-use crate::scan::{SiteJob, Work};
+use crate::scan::{RegistrySource, SiteJob, Work};
 
 /// Lines planned ahead of the scanners; small, so memory stays flat and intake slows down
 /// when scanning does.
@@ -124,7 +124,9 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         admission::initial(&admission_settings, concurrency),
         Ordering::Relaxed,
     );
-    let intake_parts = (reader, planner, done);
+    // Built here, on the crawl's runtime, for intake's thread to block on.
+    let registry = scanner.as_ref().and_then(|s| s.registry_source());
+    let intake_parts = (reader, planner, done, registry);
     let mut stages = start(intake_parts, &run_id, sink, initial, counters)?;
     let display_done = CancellationToken::new();
     let display = tokio::spawn(progress::display(
@@ -180,7 +182,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
 }
 
 fn start(
-    (reader, planner, done): (LineReader, Planner, DoneSet),
+    (reader, planner, done, registry): (LineReader, Planner, DoneSet, Option<RegistrySource>),
     run_id: &str,
     sink: Box<dyn RecordSink>,
     initial: WrittenCounts,
@@ -188,7 +190,7 @@ fn start(
 ) -> Result<Stages, Error> {
     let (work_tx, work_rx) = mpsc::channel(INTAKE_QUEUE);
     let (records, rec_rx) = mpsc::channel::<Record>(WRITER_QUEUE);
-    let intake = intake::spawn(reader, planner, run_id.to_owned(), work_tx, done)
+    let intake = intake::spawn(reader, planner, run_id.to_owned(), work_tx, done, registry)
         .map_err(|e| Error::Writer(format!("cannot start the intake thread: {e}")))?;
     let sink_failed = CancellationToken::new();
     let writer = writer::spawn(rec_rx, sink, counters.clone(), initial, sink_failed.clone())
@@ -419,7 +421,7 @@ async fn finish(
     } = stages;
     drop(work_rx);
     drop(records);
-    let (input, already_recorded) = intake
+    let (input, already_recorded, registry) = intake
         .handle
         .join()
         .map_err(|_| Error::Writer("the intake thread panicked".into()))??;
@@ -437,7 +439,12 @@ async fn finish(
              sockets); lower --concurrency or raise the limits, then resume"
                 .to_owned(),
         ),
-        (None, false) => None,
+        (None, false) => registry.failure.as_ref().map(|e| {
+            format!(
+                "{e}; the names listed before it were scanned, the rest were not: the list of \
+                 registry servers is short until the run is resumed"
+            )
+        }),
     };
     Ok(Summary {
         run_id: job.run_id,
@@ -452,6 +459,7 @@ async fn finish(
         dry_run: job.scanner.is_none(),
         failure,
         already_recorded,
+        registry,
         local_retries: counters.local_retries.load(Ordering::Relaxed),
         dns_stalls: job.scanner.as_ref().map_or(0, |s| s.dns_stalls()),
         admission: AdmissionUsed {

@@ -7,14 +7,16 @@ use std::thread::JoinHandle;
 
 use tokio::sync::mpsc;
 
+use super::expand::{expand, Expansion, Outlet};
 use super::resume::DoneSet;
 use crate::error::InputError;
 use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine};
-use crate::scan::Work;
+use crate::scan::{RegistrySource, Work};
 
-/// What intake read: the planner's counts over every line, and how many planned lines were
-/// skipped because the resumed run already has their record.
-pub type IntakeEnd = (InputCounts, u64);
+/// What intake read: the planner's counts over every line, how many planned lines were
+/// skipped because the resumed run already has their record, and what the registry listing
+/// read.
+pub type IntakeEnd = (InputCounts, u64, Expansion);
 
 pub struct Intake {
     pub handle: JoinHandle<Result<IntakeEnd, InputError>>,
@@ -28,6 +30,7 @@ pub fn spawn(
     run_id: String,
     tx: mpsc::Sender<Work>,
     mut done: DoneSet,
+    registry: Option<RegistrySource>,
 ) -> std::io::Result<Intake> {
     let stop = Arc::new(AtomicBool::new(false));
     let stop_flag = stop.clone();
@@ -35,6 +38,7 @@ pub fn spawn(
         .name("mcpcensus-intake".into())
         .spawn(move || {
             let mut already_recorded = 0;
+            let mut expansion = Expansion::default();
             while !stop_flag.load(Ordering::Relaxed) {
                 let Some((line_no, raw)) = reader.next_line_at()? else {
                     break;
@@ -45,6 +49,30 @@ pub fn spawn(
                 };
                 let planned = planner.plan_at(line_no, raw);
                 let (_, input_line) = reader.position();
+                if let Some(source) = &registry {
+                    let mut out = Outlet {
+                        tx: &tx,
+                        done: &mut done,
+                        run_id: &run_id,
+                        stop: &stop_flag,
+                        already_recorded: &mut already_recorded,
+                    };
+                    let sent = match &planned {
+                        Planned::RegistryAll => {
+                            expand(source, &mut planner, input_line, &mut out, &mut expansion)
+                        }
+                        Planned::Registry { name } => out.send_name(source, name, None, input_line),
+                        _ => Ok(()),
+                    };
+                    if sent.is_err() {
+                        break; // The pipeline has stopped.
+                    }
+                    if matches!(planned, Planned::RegistryAll | Planned::Registry { .. }) {
+                        continue;
+                    }
+                } else if matches!(planned, Planned::RegistryAll) {
+                    planner.registry_all_refused();
+                }
                 // Every line is planned (so dedup sees the same lines as the first pass) but
                 // those the store already holds are not queued again.
                 if !matches!(planned, Planned::Skip) && done.take(input_line, &input) {
@@ -58,7 +86,7 @@ pub fn spawn(
                     break; // The pipeline has stopped.
                 }
             }
-            Ok((planner.counts(), already_recorded))
+            Ok((planner.counts(), already_recorded, expansion))
         })?;
     Ok(Intake { handle, stop })
 }

@@ -3,6 +3,7 @@
 mod admission;
 mod cpu;
 mod crawl;
+mod expand;
 mod intake;
 mod local;
 mod progress;
@@ -33,6 +34,7 @@ mod writer;
 
 pub use admission::AdmissionSettings;
 pub use crawl::{crawl, CrawlJob, Shutdown};
+pub use expand::Expansion;
 // The scan's job types, re-exported: the pipeline is generic over the scanner.
 pub use crate::scan::{ScanFuture, Scanner, Seat, SiteJob, Work};
 pub use progress::{Counters, ProgressMode};

@@ -11,9 +11,14 @@
 
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
+use crate::input::registry_name;
+
 #[derive(Debug, Clone)]
 pub struct DoneSet {
     layout: Layout,
+    /// Registry names' records (`registry:NAME`), keyed by line and text in either layout:
+    /// one `registry:*` line gives a record per name the registry lists.
+    registry: Keys,
     len: u64,
 }
 
@@ -28,6 +33,7 @@ impl Default for DoneSet {
     fn default() -> DoneSet {
         DoneSet {
             layout: Layout::Keys(Keys::default()),
+            registry: Keys::default(),
             len: 0,
         }
     }
@@ -39,6 +45,7 @@ impl DoneSet {
     pub fn lines(max_line: u64) -> DoneSet {
         DoneSet {
             layout: Layout::Lines(Bits::new(max_line)),
+            registry: Keys::default(),
             len: 0,
         }
     }
@@ -47,6 +54,10 @@ impl DoneSet {
     /// doubled record) or the line is past the input's end.
     pub fn insert(&mut self, input_line: u64, input: &str) -> bool {
         let kept = match &mut self.layout {
+            _ if registry_name(input).is_some() => {
+                self.registry.push(key(input_line, input));
+                true
+            }
             Layout::Lines(bits) => bits.set(input_line),
             Layout::Keys(keys) => {
                 keys.push(key(input_line, input));
@@ -59,6 +70,9 @@ impl DoneSet {
 
     /// True (and the line consumed) if this line already has a record.
     pub fn take(&mut self, input_line: u64, input: &str) -> bool {
+        if registry_name(input).is_some() {
+            return !self.registry.keys.is_empty() && self.registry.take(key(input_line, input));
+        }
         match &mut self.layout {
             Layout::Lines(bits) => bits.clear(input_line),
             Layout::Keys(keys) => keys.take(key(input_line, input)),
@@ -76,12 +90,11 @@ impl DoneSet {
 
     /// Bytes the set holds on the heap.
     pub fn heap_bytes(&self) -> usize {
-        match &self.layout {
-            Layout::Lines(bits) => bits.words.capacity() * 8,
-            Layout::Keys(keys) => {
-                (keys.keys.capacity() + keys.consumed.capacity() + keys.starts.capacity()) * 8
+        self.registry.heap_bytes()
+            + match &self.layout {
+                Layout::Lines(bits) => bits.words.capacity() * 8,
+                Layout::Keys(keys) => keys.heap_bytes(),
             }
-        }
     }
 }
 
@@ -156,6 +169,10 @@ fn bucket(key: u64) -> usize {
 }
 
 impl Keys {
+    fn heap_bytes(&self) -> usize {
+        (self.keys.capacity() + self.consumed.capacity() + self.starts.capacity()) * 8
+    }
+
     fn push(&mut self, key: u64) {
         self.keys.push(key);
         self.sorted = false;

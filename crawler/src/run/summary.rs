@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use mcpcensus_store::{Outcome, RunCounts};
 
+use super::expand::Expansion;
 use super::writer::WrittenCounts;
 use crate::input::InputCounts;
 
@@ -34,6 +35,8 @@ pub struct Summary {
     pub failure: Option<String>,
     /// Lines skipped because the resumed run already had their record.
     pub already_recorded: u64,
+    /// What the `registry:*` lines read of the registry.
+    pub registry: Expansion,
     /// Scans retried because this machine ran out of a resource.
     pub local_retries: u64,
     /// DNS lookups that stalled in the resolver and were asked again on a fresh one.
@@ -86,6 +89,9 @@ impl Summary {
             endpoints: self.written.endpoints,
             already_recorded: self.already_recorded,
             local_resource_retries: self.local_retries,
+            registry_pages: self.registry.pages,
+            registry_names: self.registry.names,
+            registry_older_versions: self.registry.older_versions,
             per_outcome: self.written.per_outcome.clone(),
             second_looks: self.second_looks.made,
             second_looks_flipped: self.second_looks.flipped,
@@ -105,6 +111,7 @@ impl Summary {
             "duration_secs": self.duration.as_secs_f64(),
             "dns_stalls": self.dns_stalls,
             "counts": self.manifest_counts(),
+            "registry": self.registry,
         })
     }
 }
@@ -167,6 +174,21 @@ impl fmt::Display for Summary {
                 f,
                 "resumed: {} sites already recorded were not scanned again",
                 self.already_recorded
+            )?;
+        }
+        let r = &self.registry;
+        if i.registry_all > 0 {
+            writeln!(
+                f,
+                "registry: {} servers listed on {} pages ({} older versions skipped){}",
+                r.names,
+                r.pages,
+                r.older_versions,
+                if r.failure.is_some() {
+                    "; the listing stopped part-way"
+                } else {
+                    ""
+                }
             )?;
         }
         if self.local_retries > 0 {

@@ -238,6 +238,7 @@ fn site(name: &str, line: u64) -> SiteJob {
         input: name.to_owned(),
         input_line: line,
         registry: None,
+        listed: None,
     }
 }
 

@@ -8,6 +8,7 @@ use mcpcensus_store::{now_ms, FailureKind, Outcome, Record};
 
 use crate::input::{Planned, Target};
 use crate::net::{Exchange, LocalResource};
+use crate::probe::Resolved;
 
 /// A site to scan and where it came from.
 #[derive(Debug, Clone)]
@@ -17,6 +18,9 @@ pub struct SiteJob {
     pub input_line: u64,
     /// A registry name (`registry:NAME` input): `target` is empty until the name is looked up.
     pub registry: Option<String>,
+    /// The name's entry as the registry gave it (looked up at intake, or listed by
+    /// `registry:*`): the scan then makes no lookup of its own. Boxed: held jobs stay small.
+    pub listed: Option<Box<Resolved>>,
 }
 
 impl SiteJob {
@@ -52,6 +56,15 @@ impl SiteJob {
             input: input.to_owned(),
             input_line,
             registry: Some(name.to_owned()),
+            listed: None,
+        }
+    }
+
+    /// The job of a registry name whose entry is already known.
+    pub fn listed(name: &str, resolved: Resolved, input: &str, input_line: u64) -> SiteJob {
+        SiteJob {
+            listed: Some(Box::new(resolved)),
+            ..SiteJob::registry(name, input, input_line)
         }
     }
 }
@@ -79,11 +92,20 @@ impl Work {
             input: input.to_owned(),
             input_line,
             registry: None,
+            listed: None,
         };
         Some(match planned {
             Planned::Skip => return None,
             Planned::Scan(target) => Work::Scan(job(target)),
             Planned::Registry { name } => Work::Scan(SiteJob::registry(&name, input, input_line)),
+            Planned::RegistryAll => {
+                let reason =
+                    "registry:* lists every server of a registry: crawl with --registry URL";
+                let invalid = Planned::Invalid {
+                    reason: reason.into(),
+                };
+                return Self::from_planned(invalid, input, input_line, run_id);
+            }
             Planned::Excluded { target, listed } => {
                 let reason = crate::input::excluded_reason(&listed);
                 let record = job(target).record(run_id, Outcome::Excluded, reason);
@@ -175,6 +197,12 @@ pub trait Scanner: Send + Sync + 'static {
     /// run's summary shows them; none where nothing is resolved).
     fn dns_stalls(&self) -> u64 {
         0
+    }
+
+    /// Where the crawl's intake reads registry names and the whole list (`--registry`); none
+    /// for a scanner without a registry.
+    fn registry_source(&self) -> Option<super::RegistrySource> {
+        None
     }
 }
 

@@ -107,6 +107,9 @@ impl Context<'_> {
         opts: &ScanOptions,
         out: &mut Phases,
     ) -> Result<(), Verdict> {
+        // A given endpoint (a registry entry's remote) is the record's from the start, so one
+        // whose host does not resolve still names it.
+        out.endpoint.clone_from(&opts.endpoint);
         let ip = self.resolve_and_guard(site, out).await?;
         let waits = site.client().waits().clone();
         let Turn::Taken(_turn) = waits.during(self.turn(ip, opts.seat.as_deref())).await else {

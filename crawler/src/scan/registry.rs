@@ -2,7 +2,9 @@
 //! looked up in the official MCP registry and its entry's first remote scanned as given (no
 //! discovery); an entry with only a repository is a stdio server, recorded as not probeable
 //! with no request made to it. A crawl looks the names up again on every run, as the weekly
-//! re-probe of registry servers does.
+//! re-probe of registry servers does; its intake makes the lookup (or lists the whole
+//! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
+//! remote's own scan. Every lookup waits at most the site deadline.
 
 use std::sync::Arc;
 
@@ -10,10 +12,11 @@ use mcpcensus_store::{FailureKind, Outcome, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+use super::registry_source::RegistrySource;
 use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::{Exchange, LocalResource, SiteClient};
+use crate::net::{Exchange, LocalResource};
 use crate::probe::{self, RegistryError, Resolved};
 
 /// Why a registry name gave no scan.
@@ -58,28 +61,48 @@ impl SiteScanner {
         keep: bool,
     ) -> RegistryScan {
         let client = self.net().site_client();
+        let deadline = self.settings().site_deadline;
+        let resolved = tokio::time::timeout(deadline, probe::resolve(&client, registry, name))
+            .await
+            .unwrap_or_else(|_| {
+                Err(RegistryError::Fetch {
+                    url: registry.to_owned(),
+                    error: format!(
+                        "no answer within the site deadline ({} s)",
+                        deadline.as_secs()
+                    ),
+                    kind: FailureKind::Deadline,
+                })
+            });
         let mut local = None;
-        let result = self
-            .lookup_and_scan(&client, job, name, registry, run_id, keep, &mut local)
-            .await;
+        let result = match resolved {
+            Ok(resolved) => {
+                let opts = ScanOptions {
+                    transcript: keep,
+                    ..ScanOptions::default()
+                };
+                self.scan_resolved(job, name, resolved, run_id, opts, &mut local)
+                    .await
+            }
+            Err(e) => Err(e.into()),
+        };
         RegistryScan {
             result,
             local: client.local_failure().or(local),
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn lookup_and_scan(
+    /// Scans a name's entry as resolved: a stdio record, or its remote as given.
+    async fn scan_resolved(
         &self,
-        client: &SiteClient,
         job: &SiteJob,
         name: &str,
-        registry: &str,
+        resolved: Resolved,
         run_id: &str,
-        keep: bool,
+        opts: ScanOptions,
         local: &mut Option<LocalResource>,
     ) -> Result<(Record, Vec<Exchange>), RegistryScanError> {
-        let endpoint = match probe::resolve(client, registry, name).await? {
+        let endpoint = match resolved {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
                 r.input.clone_from(&job.input);
@@ -105,9 +128,8 @@ impl SiteScanner {
                 Some(Work::Done(record)) => (*record, Vec::new()),
                 Some(Work::Scan(site)) => {
                     let opts = ScanOptions {
-                        transcript: keep,
                         endpoint: Some(endpoint),
-                        seat: None,
+                        ..opts
                     };
                     let scanned = self.scan_site(&site, run_id, opts).await;
                     *local = scanned.local;
@@ -134,15 +156,21 @@ impl CrawlScanner {
             };
             return self.sites.scan_site(job, run_id, opts).await;
         };
-        let Some(registry) = &self.registry else {
+        let Some(resolved) = job.listed.as_deref().cloned() else {
             let reason = "a registry name: crawl with --registry URL to look it up";
             let record = job.record(run_id, Outcome::InvalidInput, reason);
             return record.with_kind(FailureKind::Input).into();
         };
-        let scan = self
+        let mut local = None;
+        let opts = ScanOptions {
+            seat: Some(seat),
+            ..ScanOptions::default()
+        };
+        let result = self
             .sites
-            .scan_registry(job, name, registry, run_id, false)
+            .scan_resolved(job, name, resolved, run_id, opts, &mut local)
             .await;
+        let scan = RegistryScan { result, local };
         let record = match scan.result {
             Ok((record, _)) => record,
             Err(e) => job
@@ -177,5 +205,11 @@ impl Scanner for CrawlScanner {
 
     fn dns_stalls(&self) -> u64 {
         self.sites.dns_stalls()
+    }
+
+    fn registry_source(&self) -> Option<RegistrySource> {
+        let registry = self.registry.as_deref()?;
+        let deadline = self.sites.settings().site_deadline;
+        Some(RegistrySource::new(self.sites.net(), registry, deadline))
     }
 }

@@ -10,8 +10,12 @@ use crate::record::{ReadinessCheck, Record};
 use crate::store::RunManifest;
 
 /// The key a site's rows collapse on within a run: the origin, or for records without one
-/// (invalid input) the input line.
+/// (invalid input) the input line. A registry server's record is keyed by its name: its
+/// remote may be on an origin the web's list also holds, and both records are kept.
 pub fn site_key(record: &Record) -> String {
+    if let Some(name) = crate::derived::registry_server(record) {
+        return format!("registry:{name}");
+    }
     match &record.origin {
         Some(origin) => origin.clone(),
         None => format!("line:{}:{}", record.input_line, record.input),

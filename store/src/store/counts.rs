@@ -11,8 +11,8 @@ use crate::record::Outcome;
 /// The prefix of the per-outcome keys: `outcome.pass`, `outcome.not_started`, ...
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
 /// Counters written only when not zero: header lines, `--rescan-older-than`'s, ClickHouse's
-/// dead letters and the second looks.
-const WRITTEN_WHEN_NOT_ZERO: [&str; 9] = [
+/// dead letters, the second looks and the registry listing.
+const WRITTEN_WHEN_NOT_ZERO: [&str; 12] = [
     "second_looks",
     "second_looks_flipped",
     "second_looks_not_made",
@@ -22,6 +22,9 @@ const WRITTEN_WHEN_NOT_ZERO: [&str; 9] = [
     "rescan_fresh_skipped",
     "rescan_registry",
     "clickhouse_dead_letters",
+    "registry_pages",
+    "registry_names",
+    "registry_older_versions",
 ];
 
 /// Totals of one run, filled in when it ends.
@@ -57,6 +60,11 @@ pub struct RunCounts {
     pub second_looks: u64,
     pub second_looks_flipped: u64,
     pub second_looks_not_made: u64,
+    /// `registry:*`: pages of the registry's listing read, names listed at their latest
+    /// version, entries skipped as older versions.
+    pub registry_pages: u64,
+    pub registry_names: u64,
+    pub registry_older_versions: u64,
     /// Records per outcome; outcomes no record had are absent.
     pub per_outcome: BTreeMap<Outcome, u64>,
     /// Keys this build does not know (a newer build's counters), kept as read so rewriting
@@ -66,7 +74,7 @@ pub struct RunCounts {
 
 impl RunCounts {
     /// Each plain counter's key and field, once: both directions of the JSON form use it.
-    fn plain(&mut self) -> [(&'static str, &mut u64); 21] {
+    fn plain(&mut self) -> [(&'static str, &mut u64); 24] {
         [
             ("lines_read", &mut self.lines_read),
             ("blank_or_comment", &mut self.blank_or_comment),
@@ -89,6 +97,9 @@ impl RunCounts {
             ("second_looks", &mut self.second_looks),
             ("second_looks_flipped", &mut self.second_looks_flipped),
             ("second_looks_not_made", &mut self.second_looks_not_made),
+            ("registry_pages", &mut self.registry_pages),
+            ("registry_names", &mut self.registry_names),
+            ("registry_older_versions", &mut self.registry_older_versions),
         ]
     }
 

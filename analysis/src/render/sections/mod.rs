@@ -4,6 +4,7 @@
 mod breakdowns;
 mod methods;
 mod readiness;
+mod registry;
 mod trends;
 mod trends_labels;
 
@@ -167,6 +168,9 @@ pub fn laid_out(report: &Report, layout: Layout) -> Vec<Section> {
         out.push(trends);
     }
     out.push(breakdowns::section(&report.run, layout));
+    if !report.run.registry.is_empty() {
+        out.push(registry::section(&report.run.registry));
+    }
     out.push(methods::section(report, layout));
     out
 }

@@ -198,7 +198,7 @@ pub fn write_targets(
                     }
                 }
             }
-            Planned::Registry { .. } => {}
+            Planned::Registry { .. } | Planned::RegistryAll => {}
         }
     }
     rescan.new = new.len() as u64;

@@ -37,6 +37,7 @@ async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
         input: SITE.to_owned(),
         input_line: 1,
         registry: None,
+        listed: None,
     };
     let record = scanner
         .scan_site(&job, "run", ScanOptions::default())

@@ -3,4 +3,5 @@
 mod label;
 mod metrics;
 mod registry;
+mod registry_all;
 mod rescan;

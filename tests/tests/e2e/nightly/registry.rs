@@ -41,6 +41,19 @@ async fn web() -> SimWeb {
 }
 
 async fn crawl(web: &SimWeb, dir: &Path, lines: &[String], extra: &[&str]) -> Vec<Record> {
+    let (code, records) = crawl_code(web, dir, lines, extra).await;
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    records
+}
+
+/// Crawls `lines` (the web's CA and resolver, loopback allowed) into `dir/store`: the exit
+/// code and the records of the store's latest run.
+pub(super) async fn crawl_code(
+    web: &SimWeb,
+    dir: &Path,
+    lines: &[String],
+    extra: &[&str],
+) -> (std::process::ExitCode, Vec<Record>) {
     let list = dir.join("list.txt");
     std::fs::write(&list, lines.join("\n")).unwrap();
     let ca = dir.join("ca.pem");
@@ -66,14 +79,14 @@ async fn crawl(web: &SimWeb, dir: &Path, lines: &[String], extra: &[&str]) -> Ve
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(code, std::process::ExitCode::SUCCESS);
     let store = Store::open(&out).unwrap();
     let run = store.latest_run().unwrap().unwrap();
-    store
+    let records = store
         .read_run(&run.run_id)
         .unwrap()
         .map(Result::unwrap)
-        .collect()
+        .collect();
+    (code, records)
 }
 
 fn by_input(records: &[Record]) -> BTreeMap<&str, &Record> {
