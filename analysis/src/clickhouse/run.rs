@@ -153,11 +153,18 @@ pub async fn run_report(
 /// registry servers.
 async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport, AnalysisError> {
     use mcpcensus_store::RegistryClass;
-    let classes = all::<RegistryClassRow>(
-        c.query(sql::REGISTRY_CLASSES).bind(run_id),
-        "registry_classes",
-    )
-    .await?;
+    // Both always run (the overlap's cost is one scan of the run's endpoints), so every
+    // query the report has is run, and compared across server versions, on any run.
+    let (classes, overlap) = tokio::try_join!(
+        all::<RegistryClassRow>(
+            c.query(sql::REGISTRY_CLASSES).bind(run_id),
+            "registry_classes",
+        ),
+        all::<RegistryOverlapRow>(
+            c.query(sql::REGISTRY_OVERLAP).bind(top_n).bind(run_id),
+            "registry_overlap",
+        ),
+    )?;
     let mut rep = RegistryReport {
         listed: classes.iter().map(|r| r.servers).sum(),
         ..RegistryReport::default()
@@ -170,11 +177,6 @@ async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport
             *rep.class_count(*class) += row.servers;
         }
     }
-    let overlap = all::<RegistryOverlapRow>(
-        c.query(sql::REGISTRY_OVERLAP).bind(top_n).bind(run_id),
-        "registry_overlap",
-    )
-    .await?;
     for row in overlap {
         let (count, origins) = match row.set.as_str() {
             "web_and_registry" => (&mut rep.web_and_registry, &mut rep.web_and_registry_origins),

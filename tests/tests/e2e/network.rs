@@ -225,7 +225,9 @@ async fn per_host_rate_holds_across_a_sites_requests() {
             let gap = (pair[1] - pair[0]).as_secs_f64();
             // Arrival times are taken by the server, so a busy machine can shorten one gap;
             // no gap may come near a burst.
-            assert!(gap >= 0.6 / rate, "{name}: {gap:.3}s between requests");
+            // (0.147 s of 0.25 seen once on a loaded machine: half the interval is far from
+            // a burst's ~0 and clear of that jitter.)
+            assert!(gap >= 0.5 / rate, "{name}: {gap:.3}s between requests");
             intervals.push(gap);
         }
     }
