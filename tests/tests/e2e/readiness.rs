@@ -12,6 +12,8 @@ use mcpcensus_store::{Readiness, ReadinessCheck as C, Record};
 
 use crate::util::{record_for, WebCrawl};
 
+mod with_deep;
+
 /// Each signal's site, and the checks it makes true (besides robotsTxt, true on every one).
 const ONE_EACH: &[(&str, Signal, &[C])] = &[
     (
