@@ -20,8 +20,11 @@ set -euo pipefail
 if [[ -n "${BENCH_COMPARE:-}" ]]; then
   echo "== without ${BENCH_COMPARE}: ${BENCH_CRAWL_FLAGS:-(no extra flags)}"
   BENCH_COMPARE='' "$0" "$@"
-  echo "== with ${BENCH_COMPARE}: ${BENCH_CRAWL_FLAGS:-} ${BENCH_COMPARE}"
-  BENCH_COMPARE='' BENCH_CRAWL_FLAGS="${BENCH_CRAWL_FLAGS:-} ${BENCH_COMPARE}" "$0" "$@"
+  # Into a variable first: assignments before a command expand left to right, so one that
+  # empties BENCH_COMPARE before naming it would lose the flags being compared.
+  with="${BENCH_CRAWL_FLAGS:-} ${BENCH_COMPARE}"
+  echo "== with ${BENCH_COMPARE}: ${with}"
+  BENCH_COMPARE='' BENCH_CRAWL_FLAGS="$with" "$0" "$@"
   exit 0
 fi
 sites=${1:-10000}
