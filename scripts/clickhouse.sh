@@ -18,6 +18,10 @@
 # Debian ships ClickHouse 18.16; the config's root tag is <yandex>. See docs/clickhouse.md.
 set -euo pipefail
 SERVER=/usr/sbin/clickhouse-server
+# Besides `default` (no password), every server has this user with this password: the e2e
+# tests of credentials and TLS (tests/tests/e2e/clickhouse_tls.rs) log in as it.
+AUTH_USER=mcpcensus_auth
+AUTH_PASSWORD=census-test-Secret-7q2w
 
 die() { echo "clickhouse.sh: $*" >&2; exit 1; }
 
@@ -86,6 +90,16 @@ $profile_extra
       <profile>default</profile>
       <quota>default</quota>
     </default>
+    <!-- A user with a password, for the tests of credentials (and their redaction) over TLS. -->
+    <$AUTH_USER>
+      <password>$AUTH_PASSWORD</password>
+      <networks>
+        <ip>127.0.0.1</ip>
+        <ip>::1</ip>
+      </networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </$AUTH_USER>
   </users>
   <quotas>
     <default>

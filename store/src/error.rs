@@ -94,6 +94,25 @@ pub enum StoreError {
     #[error("ClickHouse: {op} did not finish within {secs} s")]
     ClickHouseTimeout { op: String, secs: u64 },
 
+    /// The URL is shown with its password redacted.
+    #[error("invalid ClickHouse URL {url}: {reason}")]
+    InvalidUrl { url: String, reason: String },
+
+    #[error("the ClickHouse CA file {path} is not a readable PEM file with a certificate")]
+    ClickHouseCaFile {
+        path: PathBuf,
+        source: rustls_pki_types::pem::Error,
+    },
+
+    #[error("the ClickHouse CA file {path} holds a certificate that cannot be a trust root")]
+    ClickHouseCaCertificate {
+        path: PathBuf,
+        source: rustls::Error,
+    },
+
+    #[error("setting up TLS for ClickHouse")]
+    ClickHouseTls { source: rustls::Error },
+
     #[error("invalid ClickHouse database name {name:?}: letters, digits and _ only")]
     InvalidDatabase { name: String },
 

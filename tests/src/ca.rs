@@ -132,7 +132,7 @@ impl TestCa {
 
     /// The certificate served when the client sends no SNI or names no TLS site:
     /// valid for `localhost`, 127.0.0.1 and ::1 only, like a server's default virtual host.
-    pub(crate) fn issue_fallback(&self) -> Result<Arc<CertifiedKey>, Error> {
+    pub fn issue_fallback(&self) -> Result<Arc<CertifiedKey>, Error> {
         let cert_err = |source| Error::Cert {
             name: FALLBACK_NAME.into(),
             source,

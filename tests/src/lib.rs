@@ -47,6 +47,7 @@ mod server;
 pub mod shapes;
 mod site;
 mod sse;
+mod tls_proxy;
 mod web;
 
 #[cfg(test)]
@@ -61,4 +62,5 @@ pub use record::{ConnStats, RecordLimits, RecordedRequest, OVERFLOW_HOST};
 pub use reply::{AsyncHandler, Handler, LivePiece, Reply, ReplyFuture, RpcCall, HANG_LIMIT};
 pub use site::{CertMode, Scheme, Site, TlsFault};
 pub use sse::SseEvent;
+pub use tls_proxy::TlsProxy;
 pub use web::{SimWeb, SimWebBuilder};

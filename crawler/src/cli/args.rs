@@ -161,6 +161,10 @@ pub struct CrawlArgs {
     /// ClickHouse database [default: mcpcensus].
     #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
+    /// PEM certificates trusted for an https:// ClickHouse besides the webpki roots [default:
+    /// the config's clickhouse.ca_file].
+    #[arg(long, value_name = "PEM")]
+    pub clickhouse_ca_file: Option<PathBuf>,
     /// Stop taking new sites after this long, e.g. 8h; at most 365d.
     #[arg(long, value_name = "DUR", value_parser = max_duration)]
     pub max_duration: Option<String>,
@@ -291,6 +295,10 @@ pub struct ReportArgs {
     /// ClickHouse database [default: the config's, mcpcensus].
     #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
+    /// PEM certificates trusted for an https:// ClickHouse besides the webpki roots [default:
+    /// the config's clickhouse.ca_file].
+    #[arg(long, value_name = "PEM")]
+    pub clickhouse_ca_file: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigFile,
     #[arg(long, value_name = "ID")]
@@ -316,6 +324,10 @@ pub struct LoadArgs {
     /// ClickHouse database [default: the config's, mcpcensus].
     #[arg(long, value_name = "NAME")]
     pub database: Option<String>,
+    /// PEM certificates trusted for an https:// ClickHouse besides the webpki roots [default:
+    /// the config's clickhouse.ca_file].
+    #[arg(long, value_name = "PEM")]
+    pub clickhouse_ca_file: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigFile,
 }
@@ -346,6 +358,10 @@ pub enum SchemaAction {
         /// in turn instead of ON CLUSTER, for clusters without Keeper or ZooKeeper.
         #[arg(long = "node", value_name = "URL", requires = "cluster")]
         nodes: Vec<String>,
+        /// PEM certificates trusted for an https:// ClickHouse besides the webpki roots
+        /// [default: the config's clickhouse.ca_file].
+        #[arg(long, value_name = "PEM")]
+        clickhouse_ca_file: Option<PathBuf>,
     },
     /// Print the DDL that `schema init` sends (to read it, or to apply it by hand).
     Print {
@@ -466,6 +482,10 @@ impl CrawlArgs {
         set(&mut c.input.rank_column, self.rank_column.clone().map(Some));
         set(&mut c.clickhouse.url, self.clickhouse.clone().map(Some));
         set(&mut c.clickhouse.database, self.database.clone());
+        set(
+            &mut c.clickhouse.ca_file,
+            self.clickhouse_ca_file.clone().map(Some),
+        );
         c.validate()?;
         Ok(c)
     }

@@ -1,7 +1,8 @@
 //! ClickHouse from the command line: `schema init`, `load`, and the crawl's sink. Credentials
-//! come from the environment (`MCPCENSUS_CLICKHOUSE_USER`, `MCPCENSUS_CLICKHOUSE_PASSWORD`) or
-//! the config (`clickhouse.user`, `clickhouse.password_file`), never from the command line, and
-//! are never logged.
+//! come from the URL's user info (`https://user:password@host/`), the environment
+//! (`MCPCENSUS_CLICKHOUSE_USER`, `MCPCENSUS_CLICKHOUSE_PASSWORD`) or the config
+//! (`clickhouse.user`, `clickhouse.password_file`), in that order; they are never logged, and a
+//! URL is shown or recorded only through `redact_url`.
 
 use std::io::Write;
 use std::path::Path;
@@ -9,7 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use mcpcensus_store::clickhouse::{
-    self as ch, Backoff, ClickHouseSink, Connection, Password, RunRow, SinkOptions, Target,
+    self as ch, redact_url, Backoff, ClickHouseSink, Connection, Password, RunRow, SinkOptions,
+    Target,
 };
 use mcpcensus_store::RunManifest;
 
@@ -23,26 +25,39 @@ pub const PASSWORD_ENV: &str = "MCPCENSUS_CLICKHOUSE_PASSWORD";
 /// Under the crawl's `--out`: `clickhouse-spool/<run id>/` holds records during outages.
 pub const SPOOL_DIR: &str = "clickhouse-spool";
 
-/// The target for `url`, with the database and credentials from flags, environment and config.
+/// The target for `url`, with the database, credentials and CA file from the URL, flags,
+/// environment and config.
 pub fn target(
     url: &str,
     database: Option<&str>,
     settings: &ClickHouseSettings,
 ) -> anyhow::Result<Target> {
-    let mut target = Target::new(url, database.unwrap_or(&settings.database));
-    target.user = std::env::var(USER_ENV)
-        .ok()
-        .filter(|u| !u.is_empty())
-        .or_else(|| settings.user.clone());
-    target.password = match std::env::var(PASSWORD_ENV) {
-        Ok(p) if !p.is_empty() => Some(Password::new(p)),
-        _ => match &settings.password_file {
-            Some(path) => Some(read_password(path)?),
-            None => None,
-        },
-    };
+    let mut target = Target::from_url(url, database.unwrap_or(&settings.database))?;
+    if target.user.is_none() {
+        target.user = std::env::var(USER_ENV)
+            .ok()
+            .filter(|u| !u.is_empty())
+            .or_else(|| settings.user.clone());
+    }
+    if target.password.is_none() {
+        target.password = match std::env::var(PASSWORD_ENV) {
+            Ok(p) if !p.is_empty() => Some(Password::new(p)),
+            _ => match &settings.password_file {
+                Some(path) => Some(read_password(path)?),
+                None => None,
+            },
+        };
+    }
+    target.ca_file.clone_from(&settings.ca_file);
     target.validate()?;
     Ok(target)
+}
+
+/// `--clickhouse-ca-file` over the config's `clickhouse.ca_file`.
+pub fn set_ca_file(settings: &mut ClickHouseSettings, flag: Option<&std::path::PathBuf>) {
+    if let Some(path) = flag {
+        settings.ca_file = Some(path.clone());
+    }
 }
 
 fn read_password(path: &Path) -> anyhow::Result<Password> {
@@ -54,7 +69,7 @@ fn read_password(path: &Path) -> anyhow::Result<Password> {
 async fn connect(target: &Target) -> anyhow::Result<Connection> {
     ch::connect(target)
         .await
-        .with_context(|| format!("connecting to ClickHouse at {}", target.url))
+        .with_context(|| format!("connecting to ClickHouse at {}", redact_url(&target.url)))
 }
 
 /// The connection `mcpcensus report --clickhouse` reads through (no schema changes).
@@ -113,6 +128,7 @@ pub async fn schema_init_cluster(
     for node in std::iter::once(url).chain(nodes.iter().map(String::as_str)) {
         let target = target(node, database, settings)?;
         let conn = connect(&target).await?;
+        let node = redact_url(node);
         ch::init_cluster_schema(&conn, cluster, ddl)
             .await
             .with_context(|| format!("creating the cluster schema on {node}"))?;
@@ -167,7 +183,8 @@ pub async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
     if !args.dir.is_dir() {
         bail!("{} is not a directory", args.dir.display());
     }
-    let config = args.config.load()?;
+    let mut config = args.config.load()?;
+    set_ca_file(&mut config.clickhouse, args.clickhouse_ca_file.as_ref());
     let url = super::setup::clickhouse_url(args.clickhouse.as_deref(), &config)?;
     let target = target(&url, args.database.as_deref(), &config.clickhouse)?;
     let conn = connect(&target).await?;
@@ -378,7 +395,35 @@ impl CrawlClickHouse {
 
 #[cfg(test)]
 mod tests {
-    use super::schema_ddl;
+    use super::{schema_ddl, target};
+    use crate::cli::setup::{redacted, redacted_argv};
+    use crate::config::{ClickHouseSettings, Config};
+
+    #[test]
+    fn the_url_gives_the_credentials_and_is_recorded_redacted() {
+        let settings = ClickHouseSettings {
+            user: Some("from_config".to_owned()),
+            ca_file: Some("ca.pem".into()),
+            ..ClickHouseSettings::default()
+        };
+        let url = "https://writer:s3cret@ch.example:8443/";
+        let t = target(url, Some("db"), &settings).unwrap();
+        assert_eq!(t.url, "https://ch.example:8443/");
+        assert_eq!(t.user.as_deref(), Some("writer"));
+        assert!(t.password.is_some());
+        assert_eq!(t.ca_file, settings.ca_file);
+
+        let mut config = Config::default();
+        config.clickhouse.url = Some(url.to_owned());
+        let recorded = serde_json::to_string(&redacted(&config)).unwrap();
+        assert!(!recorded.contains("s3cret"), "{recorded}");
+        assert!(recorded.contains("writer:***@ch.example"), "{recorded}");
+        let argv = ["mcpcensus", "crawl", "--clickhouse", url].map(String::from);
+        assert_eq!(
+            redacted_argv(&argv)[3],
+            "https://writer:***@ch.example:8443/"
+        );
+    }
 
     #[test]
     fn schema_print_gives_the_single_node_or_the_cluster_ddl() {

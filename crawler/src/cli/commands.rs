@@ -27,26 +27,30 @@ pub async fn execute(cli: Cli, argv: Vec<String>, shutdown: Shutdown) -> anyhow:
 }
 
 async fn schema(action: SchemaAction, config: &Config) -> anyhow::Result<ExitCode> {
-    use super::clickhouse::{schema_init, schema_init_cluster, schema_print};
-    let settings = &config.clickhouse;
+    use super::clickhouse::{schema_init, schema_init_cluster, schema_print, set_ca_file};
+    let mut settings = config.clickhouse.clone();
     match action {
         SchemaAction::Init {
             clickhouse,
             database,
             cluster: None,
+            clickhouse_ca_file,
             ..
         } => {
+            set_ca_file(&mut settings, clickhouse_ca_file.as_ref());
             let url = clickhouse_url(clickhouse.as_deref(), config)?;
-            schema_init(&url, database.as_deref(), settings).await
+            schema_init(&url, database.as_deref(), &settings).await
         }
         SchemaAction::Init {
             clickhouse,
             database,
             cluster: Some(cluster),
             nodes,
+            clickhouse_ca_file,
         } => {
+            set_ca_file(&mut settings, clickhouse_ca_file.as_ref());
             let url = clickhouse_url(clickhouse.as_deref(), config)?;
-            schema_init_cluster(&url, database.as_deref(), &cluster, &nodes, settings).await
+            schema_init_cluster(&url, database.as_deref(), &cluster, &nodes, &settings).await
         }
         SchemaAction::Print {
             database,

@@ -4,6 +4,7 @@
 
 use std::process::ExitCode;
 
+use mcpcensus_store::clickhouse::redact_url;
 use mcpcensus_store::inert::terminal_text;
 
 use super::args::{Cli, Command};
@@ -32,7 +33,8 @@ pub fn run(cli: Cli, argv: Vec<String>) -> ExitCode {
         match execute(cli, argv, shutdown).await {
             Ok(code) => code,
             Err(e) => {
-                say_error(json, &format!("{e:#}"));
+                // A ClickHouse URL in the chain (a server's or a library's text) loses its password.
+                say_error(json, &redact_url(&format!("{e:#}")));
                 ExitCode::FAILURE
             }
         }

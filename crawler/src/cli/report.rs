@@ -19,7 +19,8 @@ fn rule_title(id: &str) -> Option<String> {
 async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Report> {
     let run = args.run.as_deref();
     let compare = args.compare.as_deref();
-    let config = args.config.load()?;
+    let mut config = args.config.load()?;
+    super::clickhouse::set_ca_file(&mut config.clickhouse, args.clickhouse_ca_file.as_ref());
     let Some(url) = args.clickhouse.as_ref().or(config.clickhouse.url.as_ref()) else {
         if args.database.is_some() {
             bail!("--database names a ClickHouse database: give --clickhouse URL too");

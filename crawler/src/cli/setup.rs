@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use mcpcensus_store::clickhouse::redact_url;
 use mcpcensus_store::Store;
 
 use crate::config::Config;
@@ -44,7 +45,14 @@ pub(crate) fn redacted(config: &Config) -> Config {
     if c.clickhouse.password_file.is_some() {
         c.clickhouse.password_file = Some("<redacted>".into());
     }
+    c.clickhouse.url = c.clickhouse.url.as_deref().map(redact_url);
     c
+}
+
+/// The command line as recorded in the manifest: a password in a URL (`--clickhouse
+/// https://user:password@host/`) redacted.
+pub(crate) fn redacted_argv(argv: &[String]) -> Vec<String> {
+    argv.iter().map(|arg| redact_url(arg)).collect()
 }
 
 /// The embedded store: `--from`, else the config's `crawl.out` (by default ./mcpcensus-data).

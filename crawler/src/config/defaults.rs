@@ -40,6 +40,8 @@ pub const MAX_PROGRESS_INTERVAL_SECS: u64 = DAY_SECS;
 pub const MAX_METRICS_LINGER: Duration = Duration::from_secs(DAY_SECS);
 const DAY_SECS: u64 = 86_400;
 pub const CLICKHOUSE_DATABASE: &str = "mcpcensus";
+/// `clickhouse.ca_file`: none, the webpki roots alone are trusted.
+pub const CLICKHOUSE_CA_FILE: Option<std::path::PathBuf> = None;
 /// Names the crawler, its version and where a site owner reads what it does and how to opt out.
 pub const USER_AGENT: &str = crate::net::DEFAULT_USER_AGENT;
 /// HTTP versions offered: HTTP/1.1 only unless the network core's default offers HTTP/2.

@@ -104,12 +104,16 @@ pub struct NetSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClickHouseSettings {
-    /// e.g. http://127.0.0.1:8123; unset: the embedded store.
+    /// e.g. http://127.0.0.1:8123 or https://ch.example:8443; unset: the embedded store. A
+    /// user and password in it (`https://user:password@host/`) are sent as the credentials and
+    /// redacted wherever the URL is shown or recorded.
     pub url: Option<String>,
     pub database: String,
     pub user: Option<String>,
     /// A file holding the password (never the password itself in the config).
     pub password_file: Option<PathBuf>,
+    /// PEM certificates trusted for an https:// ClickHouse besides the webpki roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,6 +186,7 @@ impl Default for ClickHouseSettings {
             database: d::CLICKHOUSE_DATABASE.to_owned(),
             user: None,
             password_file: None,
+            ca_file: d::CLICKHOUSE_CA_FILE,
         }
     }
 }

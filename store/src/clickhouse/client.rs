@@ -1,10 +1,14 @@
-//! Connecting: the target (URL, database, credentials), version detection and retry backoff.
+//! Connecting: the target (URL, database, credentials, CA file), version detection and retry
+//! backoff.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clickhouse::Client;
 
+use super::credentials::split_credentials;
+use super::tls::base_client;
 use crate::error::StoreError;
 
 /// Servers from this major version on get the client's schema validation
@@ -35,11 +39,14 @@ impl fmt::Debug for Password {
 /// Where records go.
 #[derive(Debug, Clone)]
 pub struct Target {
-    /// e.g. `http://127.0.0.1:8123`
+    /// e.g. `http://127.0.0.1:8123` or `https://ch.example:8443`; without user info when built
+    /// by [`Target::from_url`] (show it through `redact_url` all the same).
     pub url: String,
     pub database: String,
     pub user: Option<String>,
     pub password: Option<Password>,
+    /// PEM certificates trusted for `https://` besides the webpki roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Target {
@@ -49,7 +56,18 @@ impl Target {
             database: database.into(),
             user: None,
             password: None,
+            ca_file: None,
         }
+    }
+
+    /// The target for `url`, its user info (`https://user:password@host/`) taken out into
+    /// `user` and `password`.
+    pub fn from_url(url: &str, database: impl Into<String>) -> Result<Target, StoreError> {
+        let split = split_credentials(url)?;
+        let mut target = Target::new(split.url, database);
+        target.user = split.user;
+        target.password = split.password;
+        Ok(target)
     }
 
     /// Database names go into DDL unquoted, so only plain identifiers are accepted.
@@ -69,8 +87,9 @@ impl Target {
         }
     }
 
-    fn client(&self) -> Client {
-        let mut c = Client::default().with_url(&self.url);
+    /// `base` (from [`base_client`]) pointed at this target, with its credentials.
+    fn client(&self, base: Client) -> Client {
+        let mut c = base.with_url(&self.url);
         if let Some(user) = &self.user {
             c = c.with_user(user);
         }
@@ -107,14 +126,16 @@ impl fmt::Debug for Connection {
 /// Asks the server its version and returns a client suited to it.
 pub async fn connect(target: &Target) -> Result<Connection, StoreError> {
     target.validate()?;
-    let plain = target.client().with_validation(false);
+    // One HTTP client (and connection pool) for both: the CA file is read once.
+    let base = base_client(target.ca_file.as_deref())?;
+    let plain = target.client(base.clone()).with_validation(false);
     let version: String = with_timeout(
         "asking the server version",
         plain.query("SELECT version()").fetch_one(),
     )
     .await?;
     let validation = major_version(&version).is_some_and(|m| m >= VALIDATION_FROM_MAJOR);
-    let server = target.client().with_validation(validation);
+    let server = target.client(base).with_validation(validation);
     let client = server.clone().with_database(&target.database);
     tracing::info!(version = %version, validation, "connected to ClickHouse");
     Ok(Connection {

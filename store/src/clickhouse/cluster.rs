@@ -132,7 +132,7 @@ pub async fn init_cluster_schema(
     if known == 0 {
         return Err(StoreError::UnknownCluster {
             name: cluster.to_owned(),
-            url: conn.target.url.clone(),
+            url: super::redact_url(&conn.target.url),
         });
     }
     for statement in cluster_schema_statements(&conn.target.database, cluster, ddl) {

@@ -4,6 +4,7 @@
 
 mod client;
 mod cluster;
+mod credentials;
 mod dead_letter;
 mod done;
 mod failure;
@@ -20,9 +21,13 @@ mod stream;
 mod tests;
 #[cfg(test)]
 mod tests_dead_letter;
+#[cfg(test)]
+mod tests_tls;
+mod tls;
 
 pub use client::{connect, Backoff, Connection, Password, Target, DEFAULT_QUERY_TIMEOUT};
 pub use cluster::{cluster_schema_statements, init_cluster_schema, validate_cluster, ClusterDdl};
+pub use credentials::{redact_url, split_credentials, UrlCredentials, REDACTED_PASSWORD};
 pub use dead_letter::{
     read_dead_letters, DeadLetter, DeadLetters, DEAD_LETTER_FILE, DEFAULT_DEAD_LETTER_MAX_BYTES,
 };
@@ -34,3 +39,4 @@ pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
 pub use schema::{init_schema, schema_statements, SCHEMA_SQL};
 pub use sink::{insert_records, record_run, ClickHouseSink, LiveSinkStats, SinkOptions, SinkStats};
 pub use spool::Spool;
+pub use tls::{base_client, CONNECT_TIMEOUT};

@@ -31,6 +31,10 @@ pub struct ChildOptions {
     /// Soft and hard open-files limit, set with `prlimit` (and, for root, without the
     /// capability to raise it again, so the limit holds as it would for a service).
     pub nofile: Option<u64>,
+    /// Standard output captured (read it with [`wait_output`]) instead of discarded.
+    pub capture_stdout: bool,
+    /// Variables set in the child's environment.
+    pub env: Vec<(String, String)>,
 }
 
 /// Starts `mcpcensus ARGS...` as a child process (stderr captured, stdout discarded).
@@ -57,8 +61,13 @@ pub fn spawn_crawler(args: &[String], options: &ChildOptions) -> Child {
         "--test-threads=1",
     ])
     .env(CHILD_ARGV_ENV, serde_json::to_string(&argv).unwrap())
+    .envs(options.env.iter().map(|(k, v)| (k, v)))
     .stdin(Stdio::null())
-    .stdout(Stdio::null())
+    .stdout(if options.capture_stdout {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
     .stderr(Stdio::piped());
     cmd.spawn().unwrap()
 }
@@ -82,16 +91,21 @@ pub fn signal(child: &Child, signal: &str) {
 
 /// Waits for the child with a deadline; its exit code and stderr.
 pub async fn wait(child: Child, deadline: std::time::Duration) -> (Option<i32>, String) {
-    let out = tokio::time::timeout(
+    let out = wait_output(child, deadline).await;
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Waits for the child with a deadline; its status and what it wrote.
+pub async fn wait_output(child: Child, deadline: std::time::Duration) -> std::process::Output {
+    tokio::time::timeout(
         deadline,
         tokio::task::spawn_blocking(move || child.wait_with_output()),
     )
     .await
     .expect("the crawler did not exit in time")
     .unwrap()
-    .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    .unwrap()
 }

@@ -9,6 +9,7 @@ mod check;
 mod child;
 mod cli;
 mod clickhouse;
+mod clickhouse_tls;
 mod cluster;
 mod deep;
 mod discovery_audit;

@@ -16,7 +16,7 @@ use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
 use crate::cli::clickhouse::{CrawlClickHouse, Drained, SPOOL_DIR};
 use crate::cli::metrics::{Metrics, MetricsServer, MetricsSink, Sources};
-use crate::cli::setup::{build_scanner, redacted, warn_if_no_session_room};
+use crate::cli::setup::{build_scanner, redacted, redacted_argv, warn_if_no_session_room};
 use crate::config::{Config, LogFormat};
 use crate::input::{Exclusions, LineReader, Planner, Source};
 use crate::run::{
@@ -425,7 +425,7 @@ async fn open_run(
         store,
         NewRun {
             run_id: args.run_id.as_deref(),
-            argv,
+            argv: redacted_argv(&argv),
             config: serde_json::to_value(redacted(config))?,
             dry_run: args.dry_run,
             selection: &selection,

@@ -13,7 +13,10 @@ async fn an_open_files_limit_below_the_concurrency_gives_no_unreachable_sites() 
     // 1,000 sites in flight need about 4,000 descriptors; the child may have 256.
     let child = spawn_crawler(
         &web.crawl_args(&["--concurrency", "1000"]),
-        &ChildOptions { nofile: Some(256) },
+        &ChildOptions {
+            nofile: Some(256),
+            ..ChildOptions::default()
+        },
     );
     let (code, stderr) = wait(child, Duration::from_secs(240)).await;
     assert_eq!(code, Some(0), "{stderr}");
