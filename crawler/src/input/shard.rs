@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::normalize::{normalize, Line};
+
 /// Shard `index` of `count` (0-based: `0/4` … `3/4`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -20,6 +22,19 @@ impl Shard {
     /// Whether a key (a registrable domain, or the raw line of an invalid input) is ours.
     pub fn owns(&self, key: &str) -> bool {
         self.count == 1 || xxh3_64(key.as_bytes()) % u64::from(self.count) == u64::from(self.index)
+    }
+
+    /// Whether a site named by its origin (as a record or a re-scan's target list holds it) is
+    /// ours: the rule the planner applies to the origin read as an input line. An origin that
+    /// does not read as a site is kept, for the planner to judge as the line it becomes.
+    pub fn owns_origin(&self, origin: &str) -> bool {
+        if self.count == 1 {
+            return true;
+        }
+        match normalize(origin) {
+            Line::Target(target) => self.owns(&target.registrable_domain),
+            Line::Skip | Line::Invalid(_) => true,
+        }
     }
 }
 

@@ -8,14 +8,12 @@
 use std::collections::HashMap;
 use std::error::Error as _;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{
-    ACCEPT_ENCODING, AUTHORIZATION, COOKIE, HOST, ORIGIN, PROXY_AUTHORIZATION, RETRY_AFTER,
-    USER_AGENT,
+    ACCEPT_ENCODING, AUTHORIZATION, COOKIE, HOST, ORIGIN, PROXY_AUTHORIZATION, USER_AGENT,
 };
-use http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri};
+use http::{HeaderMap, HeaderName, HeaderValue, Uri};
 use http_body_util::Full;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
@@ -31,6 +29,7 @@ use super::local::LocalResource;
 use super::options::NetOptions;
 use super::pins::Pins;
 use super::resolver::{ResolveError, Resolver};
+use super::retry_after::{pauses_host, retry_after};
 use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
@@ -378,28 +377,6 @@ fn path_and_query(url: &url::Url) -> String {
         Some(q) => format!("{}?{q}", url.path()),
         None => url.path().to_owned(),
     }
-}
-
-/// Whether an answer asks for its host to be paused: a 429, or a 503 that names a Retry-After
-/// or (`pause_on_bare_503`) comes from a URL that speaks for the host.
-pub fn pauses_host(status: StatusCode, headers: &HeaderMap, pause_on_bare_503: bool) -> bool {
-    match status {
-        StatusCode::TOO_MANY_REQUESTS => true,
-        StatusCode::SERVICE_UNAVAILABLE => pause_on_bare_503 || retry_after(headers).is_some(),
-        _ => false,
-    }
-}
-
-/// Retry-After in delta-seconds (the HTTP-date form is treated as absent).
-pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let seconds = headers
-        .get(RETRY_AFTER)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(seconds))
 }
 
 /// Maps a pool error to a fetch error: the connector's own errors come back as they were made.

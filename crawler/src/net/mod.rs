@@ -30,6 +30,7 @@ mod options;
 mod pins;
 pub mod recorder;
 mod resolver;
+mod retry_after;
 mod robots;
 mod shared;
 mod throttle;
@@ -40,7 +41,7 @@ mod waits;
 mod tests;
 
 pub use body::BodyReader;
-pub use client::{pauses_host, retry_after, Net, SiteClient};
+pub use client::{Net, SiteClient};
 pub use connector::PeerInfo;
 pub use error::NetError;
 pub use fetch::{
@@ -53,6 +54,7 @@ pub use names::{host_key, origin_key};
 pub use options::*;
 pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};
+pub use retry_after::{pauses_host, retry_after, retry_after_at};
 pub use robots::{RobotsRules, ROBOTS_PRODUCT_TOKEN};
 pub use throttle::{Throttle, ThrottleStats, ThrottleWaits};
 pub use tls::ALPN_PROTOCOLS;

@@ -6,6 +6,8 @@ use mcpcensus_store::{AuthInfo, AuthKind};
 use serde_json::Value;
 use url::Url;
 
+use crate::mcp::Challenges;
+
 /// `grant_types_supported` value of RFC 7523 JWT bearer grants.
 pub const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /// `authorization_grant_profiles_supported` value of ID-JAG (cross-app access).
@@ -25,17 +27,13 @@ pub struct AuthFacts {
     pub metadata_urls: Vec<String>,
 }
 
-/// The `resource_metadata` parameter of a challenge.
+/// The `resource_metadata` parameter (RFC 9728 §5.1) of the challenges: a `Bearer` one's
+/// first, else any scheme's.
 pub fn resource_metadata_param(challenge: &str) -> Option<String> {
-    let lower = challenge.to_ascii_lowercase();
-    let at = lower.find("resource_metadata=")?;
-    let rest = &challenge[at + "resource_metadata=".len()..];
-    let value = if let Some(quoted) = rest.strip_prefix('"') {
-        quoted.split('"').next()?
-    } else {
-        rest.split([',', ' ']).next()?
-    };
-    (!value.is_empty()).then(|| value.to_owned())
+    Challenges::parse(challenge)
+        .param("Bearer", "resource_metadata")
+        .filter(|value| !value.is_empty())
+        .map(str::to_owned)
 }
 
 /// Where to look for the protected-resource metadata: the challenge's URL when it names one,

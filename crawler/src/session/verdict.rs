@@ -37,7 +37,7 @@ use http::StatusCode;
 use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::Value;
 
-use crate::mcp::{Answer, Body, NoAnswer, RpcError};
+use crate::mcp::{Answer, Body, Challenges, NoAnswer, RpcError};
 use crate::net::{FetchError, TimeoutPhase};
 
 /// The reason given for any 3xx, word for word as the survey reports it.
@@ -242,17 +242,23 @@ fn judge_answer(
         ));
     }
     if status == StatusCode::UNAUTHORIZED {
-        return match challenge {
-            Some(challenge) => Judged::Decided(Decision::new(
+        let schemes = challenge.map(schemes).unwrap_or_default();
+        return if schemes.is_empty() {
+            let what = if challenge.is_some() {
+                "401 (unauthorized) with a WWW-Authenticate that names no challenge"
+            } else {
+                "401 (unauthorized) without a WWW-Authenticate challenge"
+            };
+            not_measured(what.into())
+        } else {
+            Judged::Decided(Decision::new(
                 Outcome::Partial,
                 format!(
-                    "{name} answered 401 with a WWW-Authenticate challenge ({}): an agent can \
-                     use it with authorization",
-                    scheme(challenge)
+                    "{name} answered 401 with a WWW-Authenticate challenge ({schemes}): an agent \
+                     can use it with authorization"
                 ),
                 false,
-            )),
-            None => not_measured("401 (unauthorized) without a WWW-Authenticate challenge".into()),
+            ))
         };
     }
     if status == StatusCode::FORBIDDEN {
@@ -447,9 +453,11 @@ fn rpc_error(err: &RpcError) -> String {
     }
 }
 
-/// The auth scheme of a challenge (`Bearer`), for the reason.
-fn scheme(challenge: &str) -> &str {
-    challenge.split_whitespace().next().unwrap_or(challenge)
+/// The auth schemes of the challenges (`Bearer`, `Basic, Bearer`), for the reason.
+fn schemes(challenge: &str) -> String {
+    let read = Challenges::parse(challenge);
+    let names: Vec<&str> = read.challenges.iter().map(|c| c.scheme.as_str()).collect();
+    names.join(", ")
 }
 
 /// `12 s`, `1.5 s`.

@@ -23,8 +23,10 @@ struct LastScanRow {
     last_rank: Option<u32>,
 }
 
-/// Calls `each(origin, last scan ms, its rank then)` once per site; returns the number of
-/// sites.
+/// Calls `each(origin, last scan ms, its rank then)` once per site as the rows stream in;
+/// returns the number of sites. A sharded re-scan keeps its own sites in `each`: the shard
+/// hash (xxh3 of the registrable domain) is not a function ClickHouse 18.16 has, so the
+/// server cannot filter by it, and the caller holds only its shard's rows, never the result.
 pub async fn last_scans(
     conn: &Connection,
     mut each: impl FnMut(String, u64, Option<u32>),

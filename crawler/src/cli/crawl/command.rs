@@ -497,12 +497,15 @@ async fn start_rescan(
     let cutoff_ms = rescan::cutoff(older_than, now_ms())?;
     let (last, from) = match &config.clickhouse.url {
         Some(url) => {
-            let mut last = LastScans::default();
+            let mut last = LastScans::of_shard(config.input.shard);
             crate::cli::clickhouse::last_scans(config, url, |o, at, rank| last.see(o, at, rank))
                 .await?;
             (last, "clickhouse")
         }
-        None => (LastScans::from_store(store)?, "embedded"),
+        None => (
+            LastScans::from_store(store, config.input.shard)?,
+            "embedded",
+        ),
     };
     tracing::info!(sites = last.len(), store = from, "read the last scans");
     let rescan = Rescan {

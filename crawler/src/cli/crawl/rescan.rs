@@ -6,7 +6,9 @@
 //!
 //! Memory: one pass over the store keeps each site's origin and last scan time (about 100
 //! bytes a site with the map's overhead, for a 40-byte origin); the new sites of the lists are
-//! kept once each to drop repeats.
+//! kept once each to drop repeats. With `--shard K/N` only the shard's sites are kept (the
+//! planner's rule, [`Shard::owns_origin`], applied while the history streams by), so each of N
+//! pods holds about 1/N of the census.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -91,26 +93,48 @@ pub fn cutoff(older_than: &str, now_ms: u64) -> anyhow::Result<u64> {
 }
 
 /// Each site's last scan time (origin → ms) and the rank its last record had, so a re-scan
-/// keeps the site's place in its ranked list.
-#[derive(Debug, Default)]
-pub struct LastScans(HashMap<String, (u64, Option<u32>)>);
+/// keeps the site's place in its ranked list; only the sites of one shard.
+#[derive(Debug)]
+pub struct LastScans {
+    sites: HashMap<String, (u64, Option<u32>)>,
+    shard: Shard,
+}
+
+impl Default for LastScans {
+    fn default() -> Self {
+        Self::of_shard(Shard::ALL)
+    }
+}
 
 impl LastScans {
+    /// Keeps only the sites `shard` scans.
+    pub fn of_shard(shard: Shard) -> Self {
+        Self {
+            sites: HashMap::new(),
+            shard,
+        }
+    }
+
+    /// One scan of `origin`; another shard's site is dropped here, before it takes memory.
     pub fn see(&mut self, origin: String, at_ms: u64, rank: Option<u32>) {
-        let slot = self.0.entry(origin).or_insert((at_ms, rank));
+        if !self.shard.owns_origin(&origin) {
+            return;
+        }
+        let slot = self.sites.entry(origin).or_insert((at_ms, rank));
         if at_ms >= slot.0 {
             *slot = (at_ms, rank.or(slot.1));
         }
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.sites.len()
     }
 
-    /// One pass over every run of the embedded store (dry runs left out). Placeholders
-    /// (planned, not started) are not scans; records without an origin name no site.
-    pub fn from_store(store: &Store) -> anyhow::Result<LastScans> {
-        let mut last = LastScans::default();
+    /// One pass over every run of the embedded store (dry runs left out), keeping `shard`'s
+    /// sites. Placeholders (planned, not started) are not scans; records without an origin
+    /// name no site.
+    pub fn from_store(store: &Store, shard: Shard) -> anyhow::Result<LastScans> {
+        let mut last = LastScans::of_shard(shard);
         for run in store.runs()?.into_iter().filter(|m| !m.dry_run) {
             let reader = store.read_run(&run.run_id)?;
             for record in reader {
@@ -153,7 +177,7 @@ pub fn write_targets(
     )
     .with_context(write_err)?;
     let mut stale: Vec<(&String, Option<u32>)> = last
-        .0
+        .sites
         .iter()
         .filter(|(_, (at, _))| *at < rescan.cutoff_ms)
         .map(|(origin, (_, rank))| (origin, *rank))
@@ -164,7 +188,8 @@ pub fn write_targets(
     }
     rescan.stale = stale.len() as u64;
     let mut new = HashSet::new();
-    let mut planner = Planner::new(Shard::ALL, Default::default()).with_columns(columns.clone());
+    // The lists read as the shard's crawl reads them: another shard's lines are its own.
+    let mut planner = Planner::new(last.shard, Default::default()).with_columns(columns.clone());
     let mut reader = LineReader::new(lists.to_vec());
     while let Some((line_no, raw)) = reader.next_line_at()? {
         let text = match raw {
@@ -186,7 +211,7 @@ pub fn write_targets(
             Planned::Skip => {}
             Planned::Invalid { .. } => writeln!(out, "{}", text.trim()).with_context(write_err)?,
             Planned::Scan(t) | Planned::Excluded { target: t, .. } => {
-                match last.0.get(&t.origin) {
+                match last.sites.get(&t.origin) {
                     Some((at, _)) if *at >= rescan.cutoff_ms => rescan.fresh_skipped += 1,
                     // Stale: already in the list above.
                     Some(_) => {}

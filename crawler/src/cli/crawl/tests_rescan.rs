@@ -1,5 +1,9 @@
+use std::collections::BTreeSet;
+
+use mcpcensus_store::{Outcome, Record, RunManifest};
+
 use super::rescan::{cutoff, write_targets, LastScans, Rescan};
-use crate::input::Source;
+use crate::input::{LineReader, Planned, Planner, Shard, Source};
 
 const DAY: u64 = 24 * 3600 * 1000;
 
@@ -95,4 +99,100 @@ fn a_rescan_keeps_each_sites_rank_and_reads_the_lists_headers() {
         ]
     );
     assert_eq!((r.stale, r.new, r.fresh_skipped), (2, 2, 0));
+}
+
+/// The target list a shard's re-scan writes (stale and new sites), then what its crawl plans
+/// from it: origins, and the sites the planner left to another shard.
+fn shard_rescan(
+    store: &mcpcensus_store::Store,
+    list: &std::path::Path,
+    shard: Shard,
+    dir: &std::path::Path,
+) -> (LastScans, BTreeSet<String>, u64) {
+    let last = LastScans::from_store(store, shard).unwrap();
+    let path = dir.join(format!("targets-{}-{}.txt", shard.index, shard.count));
+    let mut r = Rescan {
+        cutoff_ms: cutoff("7d", 100 * DAY).unwrap(),
+        ..Rescan::default()
+    };
+    let source = Source::File(list.to_owned());
+    write_targets(&path, &last, &[source], &Default::default(), &mut r).unwrap();
+    assert_eq!(r.stale + r.new, {
+        let text = std::fs::read_to_string(&path).unwrap();
+        text.lines().filter(|l| !l.starts_with('#')).count() as u64
+    });
+    // The crawl reads the pinned list through its own planner and shard.
+    let mut planner = Planner::new(shard, Default::default());
+    let mut reader = LineReader::new(vec![Source::File(path)]);
+    let mut planned = BTreeSet::new();
+    while let Some((line_no, raw)) = reader.next_line_at().unwrap() {
+        if let Planned::Scan(t) = planner.plan_at(line_no, raw) {
+            assert!(planned.insert(t.origin), "once");
+        }
+    }
+    (last, planned, planner.counts().other_shard)
+}
+
+#[test]
+fn a_sharded_rescan_reads_and_scans_only_its_own_shard_and_the_shards_cover_all_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = mcpcensus_store::Store::open(dir.path().join("store")).unwrap();
+    let now = 100 * DAY;
+    let manifest = RunManifest::new(
+        "20000101T000000Z-old",
+        0,
+        vec![],
+        serde_json::json!({}),
+        false,
+    );
+    let mut w = store.create_run(&manifest).unwrap();
+    let mut list = String::new();
+    for i in 0..400u64 {
+        // Sites and their subdomains (one registrable domain, so one shard), some fresh.
+        for origin in [
+            format!("https://site{i}.test"),
+            format!("https://www.site{i}.co.uk"),
+        ] {
+            let at = if i % 5 == 0 {
+                now - DAY
+            } else {
+                now - 30 * DAY
+            };
+            let mut r = Record::new(&manifest.run_id, at, &origin, i, Outcome::Fail, "old");
+            r.origin = Some(origin);
+            w.append(&r).unwrap();
+        }
+        list.push_str(&format!("site{i}.test\napi.site{i}.co.uk\nnew{i}.test\n"));
+    }
+    w.finish().unwrap();
+    let list_path = dir.path().join("list.txt");
+    std::fs::write(&list_path, list).unwrap();
+
+    let (all_last, all, _) = shard_rescan(&store, &list_path, Shard::ALL, dir.path());
+    assert_eq!(all_last.len(), 800);
+    let mut union = BTreeSet::new();
+    for index in 0..4 {
+        let shard = Shard { index, count: 4 };
+        let (last, planned, other_shard) = shard_rescan(&store, &list_path, shard, dir.path());
+        // Only the shard's sites were kept while reading the history...
+        assert!(last.len() < 800 / 2, "shard {index} kept {}", last.len());
+        // ...its pinned list names only sites its crawl scans...
+        assert_eq!(other_shard, 0, "shard {index}");
+        // ...and exactly the shard's part of the whole re-scan.
+        let expected: BTreeSet<String> = all
+            .iter()
+            .filter(|origin| match crate::input::normalize(origin) {
+                crate::input::Line::Target(t) => shard.owns(&t.registrable_domain),
+                _ => panic!("{origin} is a site"),
+            })
+            .cloned()
+            .collect();
+        assert_eq!(planned, expected, "shard {index}");
+        for origin in planned {
+            assert!(union.insert(origin), "in one shard only");
+        }
+    }
+    assert_eq!(union, all);
+    // 320 stale sites of each of the two kinds; new: `api.` of every `.co.uk` and `new{i}`.
+    assert_eq!(all.len(), 2 * 320 + 2 * 400);
 }

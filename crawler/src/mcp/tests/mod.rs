@@ -1,3 +1,4 @@
+mod challenge;
 mod messages;
 mod props;
 mod sniff;

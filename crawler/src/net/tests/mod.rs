@@ -6,6 +6,7 @@ mod json;
 mod local;
 mod resolver;
 mod resolver_stall;
+mod retry_after;
 mod safety;
 mod support;
 mod throttle;

@@ -28,9 +28,13 @@ pub fn long_link() -> String {
         .join(", ")
 }
 
+fn in_an_hour() -> std::time::SystemTime {
+    std::time::SystemTime::now() + Duration::from_secs(3600)
+}
+
 /// Routes: `/ok`, `/redirect`, `/big` (10 MB), `/slow-headers`, `/trickle`, `/hold`,
 /// `/busy` (429 + Retry-After), `/sse` (events 1..=5, 50 ms apart), `/long-head` (a 15 KB
-/// `Link` header, and a 40 KB body).
+/// `Link` header, and a 40 KB body), `/unavailable*` (503s with Retry-After in its forms).
 fn routes(seen: &Seen) -> Canned {
     match seen.path.as_str() {
         "/ok" => Canned::new(200).text("hello"),
@@ -64,6 +68,15 @@ fn routes(seen: &Seen) -> Canned {
             .text("y".repeat(40 * 1024)),
         "/unavailable" => Canned::new(503).text("no backend"),
         "/unavailable-later" => Canned::new(503).header("retry-after", "7").text("later"),
+        "/unavailable-until" => Canned::new(503)
+            .header("retry-after", &httpdate::fmt_http_date(in_an_hour()))
+            .text("later"),
+        "/unavailable-since" => Canned::new(503)
+            .header("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")
+            .text("now"),
+        "/unavailable-someday" => Canned::new(503)
+            .header("retry-after", "someday")
+            .text("no backend"),
         _ => Canned::new(404).text("no such route"),
     }
 }

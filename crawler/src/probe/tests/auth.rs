@@ -35,6 +35,39 @@ fn prm_is_looked_for_at_the_challenge_url_else_the_well_known_uris_in_order() {
 }
 
 #[test]
+fn resource_metadata_is_a_parameter_read_by_rfc_9110_not_a_substring() {
+    // Text inside another parameter's quoted value is not a parameter.
+    let challenge = r#"Basic realm="resource_metadata=https://decoy.test/, x", Bearer RESOURCE_METADATA="https://x/.well-known/oauth-protected-resource""#;
+    assert_eq!(
+        resource_metadata_param(challenge).as_deref(),
+        Some("https://x/.well-known/oauth-protected-resource")
+    );
+    // A Bearer challenge's is preferred; another scheme's is read when no Bearer one has it.
+    let challenge = r#"DPoP resource_metadata="https://dpop.test/prm", Bearer resource_metadata="https://bearer.test/prm""#;
+    assert_eq!(
+        resource_metadata_param(challenge).as_deref(),
+        Some("https://bearer.test/prm")
+    );
+    assert_eq!(
+        resource_metadata_param(r#"DPoP resource_metadata="https://dpop.test/prm""#).as_deref(),
+        Some("https://dpop.test/prm")
+    );
+    // An escaped quote stays in the value; an empty value or a token68 is none.
+    assert_eq!(
+        resource_metadata_param(r#"Bearer resource_metadata="https://x.test/a\"b""#).as_deref(),
+        Some(r#"https://x.test/a"b"#)
+    );
+    assert_eq!(
+        resource_metadata_param(r#"Bearer resource_metadata="""#),
+        None
+    );
+    assert_eq!(
+        resource_metadata_param("Negotiate resource_metadata=="),
+        None
+    );
+}
+
+#[test]
 fn as_metadata_paths_follow_the_spec_order() {
     let root = Url::parse("https://auth.example.com").unwrap();
     assert_eq!(

@@ -57,6 +57,44 @@ async fn a_401_with_a_challenge_is_partial_and_without_one_not_measured() {
 }
 
 #[tokio::test]
+async fn a_401_names_every_challenge_read_and_one_without_any_is_not_measured() {
+    // Two header lines, two challenges: both schemes are named.
+    let server = McpServer::start(replacing(
+        INIT,
+        Canned::new(401)
+            .header("www-authenticate", r#"Basic realm="a, b""#)
+            .header(
+                "www-authenticate",
+                r#"bearer resource_metadata="https://mcp.test/prm""#,
+            ),
+    ))
+    .await;
+    let report = session(&server).await;
+    assert_verdict(
+        &report,
+        Outcome::Partial,
+        "initialize answered 401 with a WWW-Authenticate challenge (Basic, bearer): an agent can \
+         use it with authorization",
+        false,
+    );
+    // A header that reads as no challenge at all is not one.
+    let server = McpServer::start(replacing(
+        INIT,
+        Canned::new(401).header("www-authenticate", r#"="Bearer", ,"#),
+    ))
+    .await;
+    let report = session(&server).await;
+    assert_verdict(
+        &report,
+        Outcome::NotMeasured,
+        "initialize answered 401 (unauthorized) with a WWW-Authenticate that names no challenge: \
+         not measured",
+        false,
+    );
+    assert_eq!(report.auth_challenge, None);
+}
+
+#[tokio::test]
 async fn forbidden_and_too_many_requests_are_not_measured() {
     for (status, words) in [(403, "403 (forbidden)"), (429, "429 (too many requests)")] {
         let server = McpServer::start(replacing(

@@ -252,3 +252,51 @@ async fn a_resumed_rescan_keeps_its_target_list() {
     assert_eq!(scanned, s.expected);
     assert!(!scanned.contains(late.origin.as_ref().unwrap()));
 }
+
+/// A sharded re-scan scans exactly its shard's part of the stale and new sites (the crawl's
+/// own rule: the registrable domain of each site's origin), and counts only those. The
+/// fixture's sites share one registrable domain, so one shard of four re-scans them all and
+/// another none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sharded_rescan_scans_only_its_own_shard() {
+    let web = Web::start(24, Duration::ZERO, 46).await;
+    let s = split(&web);
+    write_old_run(&web.store(), &s.old);
+    let list = web.dir.path().join("nightly.txt");
+    std::fs::write(&list, s.list.join("\n")).unwrap();
+    let domains: BTreeSet<String> = s
+        .expected
+        .iter()
+        .map(|origin| match mcpcensus::input::normalize(origin) {
+            mcpcensus::input::Line::Target(t) => t.registrable_domain,
+            line => panic!("{origin} reads as {line:?}"),
+        })
+        .collect();
+    let [domain] = Vec::from_iter(domains).try_into().unwrap();
+    let owner = (0..4)
+        .map(|index| mcpcensus::input::Shard { index, count: 4 })
+        .find(|shard| shard.owns(&domain))
+        .unwrap();
+    let other = (owner.index + 1) % 4;
+
+    run(&rescan_args(
+        &web,
+        &list,
+        &["--shard", &format!("{other}/4")],
+    ))
+    .await;
+    let (m, scanned) = newest(&web.store());
+    assert!(scanned.is_empty(), "{scanned:?}");
+    let c = counts(&m);
+    assert_eq!(
+        (c.rescan_stale, c.rescan_new, c.rescan_fresh_skipped),
+        (0, 0, 0)
+    );
+
+    run(&rescan_args(&web, &list, &["--shard", &owner.to_string()])).await;
+    let (_, scanned) = newest(&web.store());
+    assert_eq!(scanned, s.expected);
+    // The first shard's run wrote no record, so the owner's counts are the unsharded ones.
+    let (m, _) = newest(&web.store());
+    assert_counts(&m, &s);
+}
