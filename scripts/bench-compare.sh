@@ -7,6 +7,7 @@
 # then the ratios. curl runs over the first CURL_SITES sites only (it is ~100× slower).
 # usage: scripts/bench-compare.sh [SITES] [CONCURRENCY] [DELAY_MS] [CURL_SITES] [MIX]
 #   MIX: realistic (default) or another of bench-crawl.sh's (plain: the CPU of a no-MCP site)
+# BENCH_BIN names the crawler binary of the `crawler` row (default the fresh build);
 # BENCH_BASE="BINARY..." adds a row for each other crawler binary (a kept earlier build, a
 # build with other features), named by its file name;
 # BENCH_OTHERS names the other tools to run (default "sdk curl h2load"); BENCH_ROUNDS=N runs
@@ -73,7 +74,7 @@ PY
 # alongside, e.g. the build before a change).
 # shellcheck disable=SC2086 # BENCH_CRAWL_FLAGS is a word list
 crawl() {
-  local bin=${1:-$top/target/release/mcpcensus}
+  local bin=${1:-${BENCH_BIN:-$top/target/release/mcpcensus}}
   rm -rf "$work/store"
   "$bin" crawl "$list" --quiet --out "$work/store" \
     --resolver "$(cat "$WEB_DIR/dns.txt")" --ca-file "$ca" --allow-net 127.0.0.0/8 \
@@ -100,7 +101,7 @@ h2() {
 }
 
 export -f crawl sdk curls h2
-export top work list ca port sites concurrency ips WEB_DIR BENCH_CRAWL_FLAGS
+export top work list ca port sites concurrency ips WEB_DIR BENCH_CRAWL_FLAGS BENCH_BIN
 for _ in $(seq "${BENCH_ROUNDS:-1}"); do
   measure crawler "$sites" "$present" crawl
   for base in ${BENCH_BASE:-}; do
