@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Side by side in one run over one simulated web (realistic mix, the web in its own process):
+# Side by side in one run over one web (the simulated web, or with BENCH_WEB=nginx the same
+# sites served by nginx: scripts/nginx-web-start.sh; the web in its own processes):
 # the crawler, an asyncio scanner on the official MCP Python SDK, the survey's curl sequence
 # run with `xargs -P`, and h2load making the discovery GETs of every site on a new TLS
 # connection each. Prints each tool's sites/s, client CPU ms per site and MCP servers found,
 # then the ratios. curl runs over the first CURL_SITES sites only (it is ~100× slower).
-# usage: scripts/bench-compare.sh [SITES] [CONCURRENCY] [DELAY_MS] [CURL_SITES]
-# BENCH_BASE=BINARY adds a row for another crawler binary (a kept earlier build);
+# usage: scripts/bench-compare.sh [SITES] [CONCURRENCY] [DELAY_MS] [CURL_SITES] [MIX]
+#   MIX: realistic (default) or another of bench-crawl.sh's (plain: the CPU of a no-MCP site)
+# BENCH_BIN names the crawler binary of the `crawler` row (default the fresh build);
+# BENCH_BASE="BINARY..." adds a row for each other crawler binary (a kept earlier build, a
+# build with other features), named by its file name;
+# BENCH_OTHERS names the other tools to run (default "sdk curl h2load"); BENCH_ROUNDS=N runs
+# them all N times in turn (default 1), each row then the sum of its rounds (peak RSS the
+# largest), so a machine's load changing over the run falls on every tool alike;
 # BENCH_CRAWL_FLAGS adds crawl flags (e.g. "--per-host-rps 1000 --per-host-burst 16" to lift
 # the per-host politeness the other tools do not have).
 set -euo pipefail
@@ -13,22 +20,25 @@ sites=${1:-2000}
 concurrency=${2:-500}
 delay_ms=${3:-0}
 curl_sites=${4:-300}
+mix=${5:-realistic}
+others=${BENCH_OTHERS:-sdk curl h2load}
 ips=50
 # The other tools are not Rust crates: install them on a machine that lacks them.
 if ! { command -v h2load && command -v curl && [ -x /usr/bin/time ] \
   && python3 -c "import mcp.client.streamable_http, httpx2"; } >/dev/null 2>&1; then
   "$(dirname "$0")/setup.sh" bench
 fi
-source "$(dirname "$0")/simweb-start.sh" "$sites" "$ips" realistic "$delay_ms"
-ticks=$(getconf CLK_TCK)
-web_cpu() { awk -v t="$ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
-list="$SIMWEB_DIR/list.txt"
-ca="$SIMWEB_DIR/ca.pem"
+case ${BENCH_WEB:-simweb} in
+  simweb) source "$(dirname "$0")/simweb-start.sh" "$sites" "$ips" "$mix" "$delay_ms" ;;
+  nginx) source "$(dirname "$0")/nginx-web-start.sh" "$sites" "$ips" "$mix" "$delay_ms" ;;
+  *) echo "BENCH_WEB: simweb or nginx, not ${BENCH_WEB}"; exit 2 ;;
+esac
+list="$WEB_DIR/list.txt"
+ca="$WEB_DIR/ca.pem"
 port=$(head -1 "$list" | sed 's/.*://')
-present=$(awk '$1 == "mcp" {print $2}' "$SIMWEB_DIR/kinds.txt")
+present=$(awk '$1 == "mcp" {print $2}' "$WEB_DIR/kinds.txt")
 head -n "$curl_sites" "$list" > "$work/curl-list.txt"
-curl_present=$(python3 -c "
-import sys; print(sum(1 for l in open(sys.argv[1]) if int(l[4:].split('.')[0]) % 50 == 0))" "$work/curl-list.txt")
+curl_present=$(head -n "$curl_sites" "$WEB_DIR/sites.txt" | awk '$3 == "mcp"' | wc -l)
 results="$work/results.txt"
 : > "$results"
 
@@ -64,10 +74,10 @@ PY
 # alongside, e.g. the build before a change).
 # shellcheck disable=SC2086 # BENCH_CRAWL_FLAGS is a word list
 crawl() {
-  local bin=${1:-$top/target/release/mcpcensus}
+  local bin=${1:-${BENCH_BIN:-$top/target/release/mcpcensus}}
   rm -rf "$work/store"
   "$bin" crawl "$list" --quiet --out "$work/store" \
-    --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$ca" --allow-net 127.0.0.0/8 \
+    --resolver "$(cat "$WEB_DIR/dns.txt")" --ca-file "$ca" --allow-net 127.0.0.0/8 \
     --concurrency "$concurrency" --per-ip-rps 100000 --per-ip-connections 100000 \
     ${BENCH_CRAWL_FLAGS:-} 2>&1
   "$bin" export --from "$work/store" --format jsonl \
@@ -91,26 +101,40 @@ h2() {
 }
 
 export -f crawl sdk curls h2
-export top work list ca port sites concurrency ips SIMWEB_DIR BENCH_CRAWL_FLAGS
-measure crawler "$sites" "$present" crawl
-[ -z "${BENCH_BASE:-}" ] || measure baseline "$sites" "$present" crawl "$BENCH_BASE"
-measure sdk "$sites" "$present" sdk
-measure curl "$curl_sites" "$curl_present" curls
-measure h2load "$sites" 0 h2
-simweb_stop
+export top work list ca port sites concurrency ips WEB_DIR BENCH_CRAWL_FLAGS BENCH_BIN
+for _ in $(seq "${BENCH_ROUNDS:-1}"); do
+  measure crawler "$sites" "$present" crawl
+  for base in ${BENCH_BASE:-}; do
+    measure "$(basename "$base")" "$sites" "$present" crawl "$base"
+  done
+  for other in $others; do
+    case $other in
+      sdk) measure sdk "$sites" "$present" sdk ;;
+      curl) measure curl "$curl_sites" "$curl_present" curls ;;
+      h2load) measure h2load "$sites" 0 h2 ;;
+      *) echo "BENCH_OTHERS: sdk, curl or h2load, not $other"; exit 2 ;;
+    esac
+  done
+done
+web_stop
 python3 - "$results" <<'PY'
 import sys
-rows = {}
-print(f"{'tool':8} {'sites':>6} {'wall s':>7} {'sites/s':>8} {'client CPU ms/site':>18} {'peak RSS MB':>11} {'MCP found':>10} {'web CPU ms/site':>15}")
+sums = {}
 for line in open(sys.argv[1]):
     name, n, wall, cpu, rss, found, want, web = line.split()
-    n, wall, cpu, web = int(n), float(wall), float(cpu), float(web)
+    s = sums.setdefault(name, [0, 0.0, 0.0, 0, 0, 0, 0.0])
+    for i, v in enumerate((int(n), float(wall), float(cpu), 0, int(found), int(want), float(web))):
+        s[i] += v
+    s[3] = max(s[3], int(rss))
+rows = {}
+width = max([8] + [len(name) for name in sums])
+print(f"{'tool':{width}} {'sites':>6} {'wall s':>7} {'sites/s':>8} {'client CPU ms/site':>18} {'peak RSS MB':>11} {'MCP found':>10} {'web CPU ms/site':>15}")
+for name, (n, wall, cpu, rss, found, want, web) in sums.items():
     rows[name] = (n / wall, cpu * 1000 / n)
-    print(f"{name:8} {n:6d} {wall:7.1f} {n / wall:8.0f} {cpu * 1000 / n:18.2f} {rss:>11} {found + '/' + want:>10} {web * 1000 / n:15.2f}")
+    print(f"{name:{width}} {n:6d} {wall:7.1f} {n / wall:8.0f} {cpu * 1000 / n:18.2f} {rss:>11} {f'{found}/{want}':>10} {web * 1000 / n:15.2f}")
 c = rows["crawler"]
-for other in ("baseline", "sdk", "curl", "h2load"):
-    if other not in rows:
+for other, o in rows.items():
+    if other == "crawler":
         continue
-    o = rows[other]
     print(f"ratio {other}/crawler: CPU per site {o[1] / c[1]:.1f}x, crawler sites/s / {other} sites/s {c[0] / o[0]:.2f}")
 PY

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Crawl benchmark over a simulated web on loopback, the web in its own process (its CPU is
-# measured apart). Prints sites/s, the crawler's CPU ms per site, peak RSS, requests per
-# site, MCP servers found/present (and why any was lost), and achieved ÷ ideal throughput,
+# Crawl benchmark over a web on loopback, the web in its own processes (its CPU is measured
+# apart): the simulated web, or with BENCH_WEB=nginx the same sites served by nginx
+# (scripts/nginx-web-start.sh; DELAY_MS must then be 0). Prints sites/s, the crawler's CPU
+# ms per site, peak RSS, requests per site, MCP servers found/present (and why any was
+# lost), and achieved ÷ ideal throughput,
 # the ideal being the CPU-bound ceiling: cores ÷ (crawler + web CPU per site), against the
 # steady-state rate (the middle 80% of the records, apart from start-up and the slow tail).
 # usage: scripts/bench-crawl.sh [SITES] [CONCURRENCY] [DELAY_MS] [MIX]
@@ -15,7 +17,7 @@
 # crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind").
 # BENCH_COMPARE names flags to compare in one run: the benchmark runs twice over the same
 # arguments, without them and then with them (e.g. BENCH_COMPARE=--readiness: the readiness
-# level's requests and CPU per site against the survey alone), each on a fresh simulated web.
+# level's requests and CPU per site against the survey alone), each on a fresh web.
 set -euo pipefail
 if [[ -n "${BENCH_COMPARE:-}" ]]; then
   echo "== without ${BENCH_COMPARE}: ${BENCH_CRAWL_FLAGS:-(no extra flags)}"
@@ -31,30 +33,33 @@ sites=${1:-10000}
 concurrency=${2:-1000}
 delay_ms=${3:-0}
 export BENCH_MIX=${4:-realistic}
-source "$(dirname "$0")/simweb-start.sh" "$sites" 50 "$BENCH_MIX" "$delay_ms"
-ticks=$(getconf CLK_TCK)
-web_cpu() { awk -v t="$ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
+case ${BENCH_WEB:-simweb} in
+  simweb) source "$(dirname "$0")/simweb-start.sh" "$sites" 50 "$BENCH_MIX" "$delay_ms" ;;
+  nginx) source "$(dirname "$0")/nginx-web-start.sh" "$sites" 50 "$BENCH_MIX" "$delay_ms" ;;
+  *) echo "BENCH_WEB: simweb or nginx, not ${BENCH_WEB}"; exit 2 ;;
+esac
 web_before=$(web_cpu)
 bin=${BENCH_BIN:-$top/target/release/mcpcensus}
 # Samples the store's size and the crawler's RSS twice a second: the steady-state rate is
 # read off the middle of the run (10% to 90% of the records), apart from the start-up and the
 # slow tail, and the RSS at each quarter of the records shows whether memory stays flat.
 ( while sleep 0.5; do
-    pid=$(pgrep -n -f -- "--out $work/store")
+    # Before the crawler starts (a loaded machine) there is none yet: no RSS, not an error.
+    pid=$(pgrep -n -f -- "--out $work/store" || true)
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
     echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {printf "%.0f", s}') ${rss:-0}"
   done > "$work/progress.txt" ) &
 sampler=$!
 # shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists
-/usr/bin/time -v ${BENCH_WRAP:-} "$bin" crawl "$SIMWEB_DIR/list.txt" --quiet \
-  --out "$work/store" --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$SIMWEB_DIR/ca.pem" \
+/usr/bin/time -v ${BENCH_WRAP:-} "$bin" crawl "$WEB_DIR/list.txt" --quiet \
+  --out "$work/store" --resolver "$(cat "$WEB_DIR/dns.txt")" --ca-file "$WEB_DIR/ca.pem" \
   --allow-net 127.0.0.0/8 --allow-net ::1/128 --concurrency "$concurrency" --per-ip-rps 100000 \
   --per-ip-connections 100000 ${BENCH_CRAWL_FLAGS:-} 2> "$work/time.txt" \
   || { kill "$sampler"; cat "$work/time.txt"; exit 1; }
 web_after=$(web_cpu)
-kill "$sampler"
-simweb_stop
+kill "$sampler" 2> /dev/null || true
+web_stop
 "$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
-python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$SIMWEB_DIR/kinds.txt" \
-  "$SIMWEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
+python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$WEB_DIR/kinds.txt" \
+  "$WEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
   "$concurrency" "$delay_ms" "$work/progress.txt"

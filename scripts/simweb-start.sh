@@ -1,7 +1,9 @@
 # Sourced by scripts that crawl a simulated web: builds the release binaries and starts
 # `simweb $SIMWEB_DIR ARGS...` in the background, serving until the sourcing script exits
 # (or calls simweb_stop). Sets: top, work (a temporary folder removed on exit), SIMWEB_DIR,
-# SIMWEB_PID.
+# SIMWEB_PID, and what every benchmark web's start script sets (scripts/nginx-web-start.sh
+# the same): WEB_DIR (list.txt, kinds.txt, ca.pem, dns.txt; requests.txt after web_stop),
+# web_cpu (the web's CPU seconds so far) and web_stop.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
 trap 'exec 3>&-; rm -rf "$work"' EXIT
@@ -17,3 +19,7 @@ for _ in $(seq 600); do [ -f "$SIMWEB_DIR/ready" ] && break; sleep 0.1; done
 [ -f "$SIMWEB_DIR/ready" ] || { echo "simweb did not start"; exit 1; }
 # Stops the web and waits for it to write its request count.
 simweb_stop() { exec 3>&-; wait "$SIMWEB_PID" || true; }
+WEB_DIR=$SIMWEB_DIR
+web_ticks=$(getconf CLK_TCK)
+web_cpu() { awk -v t="$web_ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
+web_stop() { simweb_stop; }

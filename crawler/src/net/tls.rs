@@ -1,10 +1,14 @@
-//! The TLS client configuration: ring provider, webpki roots plus extra CA files, ALPN
-//! http/1.1 (and h2 before it when HTTP/2 is offered). Built once and shared; no process-wide
-//! default provider is installed.
+//! The TLS client configuration: ring provider (aws-lc-rs with the `tls-aws-lc` feature),
+//! webpki roots plus extra CA files, ALPN http/1.1 (and h2 before it when HTTP/2 is offered).
+//! Built once and shared; no process-wide default provider is installed.
 
 use std::path::Path;
 use std::sync::Arc;
 
+// The one place the provider is chosen: every handshake and certificate check goes through it.
+#[cfg(feature = "tls-aws-lc")]
+use rustls::crypto::aws_lc_rs::default_provider;
+#[cfg(not(feature = "tls-aws-lc"))]
 use rustls::crypto::ring::default_provider;
 use rustls::crypto::CryptoProvider;
 use rustls::{CipherSuite, ClientConfig, RootCertStore};
@@ -61,7 +65,7 @@ pub fn client_config(
     Ok(Arc::new(config))
 }
 
-/// The ring provider with TLS 1.3's AES-128-GCM-SHA256 offered first, as browsers do (servers
+/// The provider with TLS 1.3's AES-128-GCM-SHA256 offered first, as browsers do (servers
 /// mostly take the client's order): its key schedule hashes with SHA-256, which most current
 /// CPUs run in hardware (SHA-NI, the ARMv8 SHA-2 instructions), where the provider's first
 /// choice hashes with SHA-384.

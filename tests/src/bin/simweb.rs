@@ -15,9 +15,10 @@
 //! then SITES plain sites each on an address of its own (127.1.x.y), writing DIR/own.txt (the
 //! latter alone) as well (IPS is not used).
 //! Every answer waits DELAY_MS first (default 0). Writes DIR/list.txt (the crawl input),
-//! DIR/ca.pem, DIR/dns.txt (the DNS server's address), DIR/kinds.txt (sites per kind) and
-//! finally DIR/ready, then serves until its standard input closes, and writes
-//! DIR/requests.txt (requests the sites answered) on the way out.
+//! DIR/ca.pem, DIR/dns.txt (the DNS server's address), DIR/kinds.txt (sites per kind),
+//! DIR/sites.txt (each generated site's name, address and kind) and finally DIR/ready, then
+//! serves until its standard input closes, and writes DIR/requests.txt (requests the sites
+//! answered) on the way out.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -102,13 +103,19 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             list.push(web.input(&name));
         }
     }
+    // Each generated site's name, address and kind, for a web served by other software
+    // (scripts/nginx-web-start.sh) to hold the same sites.
+    let mut site_kinds = String::new();
     for i in (0..sites).filter(|_| !shaped && !hostile_catalog && !fair) {
         let name = format!("site{i}.bench.test");
-        let ip = [127, 0, 10, (i % ips) as u8 + 1];
-        web.add_site(mix::site(mix, i, &name, ip.into(), web.port()))?;
-        kinds[mix::kind(mix, i) as usize] += 1;
+        let ip = std::net::Ipv4Addr::new(127, 0, 10, (i % ips) as u8 + 1);
+        web.add_site(mix::site(mix, i, &name, ip, web.port()))?;
+        let kind = mix::kind(mix, i);
+        kinds[kind as usize] += 1;
+        site_kinds.push_str(&format!("{name} {ip} {}\n", kind.name()));
         list.push(web.input(&name));
     }
+    std::fs::write(dir.join("sites.txt"), site_kinds)?;
     std::fs::write(dir.join("list.txt"), list.join("\n") + "\n")?;
     let counts: String = Kind::ALL
         .iter()
