@@ -20,26 +20,22 @@ pub fn redact_url(text: &str) -> String {
         let authority_start = at + 3;
         out.push_str(&rest[..authority_start]);
         rest = &rest[authority_start..];
-        let authority_end = rest
-            .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace())
-            .unwrap_or(rest.len());
-        let authority = &rest[..authority_end];
-        // The last `@` ends the user info: a password may hold an unencoded `@`.
-        if let Some(userinfo_end) = authority.rfind('@') {
-            let userinfo = &authority[..userinfo_end];
-            match userinfo.split_once(':') {
-                Some((user, _password)) => {
-                    out.push_str(user);
-                    out.push(':');
-                    out.push_str(REDACTED_PASSWORD);
-                }
-                None => out.push_str(userinfo),
+        // The user info ends at the token's last `@`, even past a `/`, `?` or `#`: a password
+        // may hold any of them unencoded (a URL no parser accepts, so its error shows it), and
+        // `host:port/a@b` is redacted too rather than risk showing one.
+        let token_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..token_end];
+        match token.rfind('@').map(|at| (&token[..at], &token[at..])) {
+            Some((userinfo, host_on)) if userinfo.contains(':') => {
+                let (user, _password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+                out.push_str(user);
+                out.push(':');
+                out.push_str(REDACTED_PASSWORD);
+                out.push_str(host_on);
             }
-            out.push_str(&authority[userinfo_end..]);
-        } else {
-            out.push_str(authority);
+            _ => out.push_str(token),
         }
-        rest = &rest[authority_end..];
+        rest = &rest[token_end..];
     }
     out.push_str(rest);
     out
