@@ -71,6 +71,10 @@ write_config() {
 $extra
 </yandex>
 XML
+  # One loopback-only user of the default profile and quota: NAME PASSWORD.
+  user_xml() {
+    printf '    <%s>\n      <password>%s</password>\n      <networks>\n        <ip>127.0.0.1</ip>\n        <ip>::1</ip>\n      </networks>\n      <profile>default</profile>\n      <quota>default</quota>\n    </%s>' "$1" "$2" "$1"
+  }
   cat > "$dir/etc/users.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
@@ -81,25 +85,9 @@ $profile_extra
     </default>
   </profiles>
   <users>
-    <default>
-      <password></password>
-      <networks>
-        <ip>127.0.0.1</ip>
-        <ip>::1</ip>
-      </networks>
-      <profile>default</profile>
-      <quota>default</quota>
-    </default>
+$(user_xml default '')
     <!-- A user with a password, for the tests of credentials (and their redaction) over TLS. -->
-    <$AUTH_USER>
-      <password>$AUTH_PASSWORD</password>
-      <networks>
-        <ip>127.0.0.1</ip>
-        <ip>::1</ip>
-      </networks>
-      <profile>default</profile>
-      <quota>default</quota>
-    </$AUTH_USER>
+$(user_xml "$AUTH_USER" "$AUTH_PASSWORD")
   </users>
   <quotas>
     <default>

@@ -190,13 +190,7 @@ async fn crawl_and_report_go_over_tls_and_never_show_the_password() {
     let (manifest, records) = only_run(Path::new(&s.path("store")));
     assert_eq!(records.len(), 5);
     let conn = s.plain_db().await;
-    let rows: u64 = conn
-        .client
-        .query("SELECT count() FROM sites FINAL WHERE run_id = ?")
-        .bind(manifest.run_id.as_str())
-        .fetch_one()
-        .await
-        .unwrap();
+    let rows = crate::util::run_rows(&conn, manifest.run_id.as_str()).await;
     assert_eq!(rows, 5, "the crawl's rows went through the TLS proxy");
     let runs_row: String = conn
         .client

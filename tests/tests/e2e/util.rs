@@ -156,3 +156,13 @@ pub fn csv_records(text: &str) -> Vec<Vec<String>> {
     }
     records
 }
+
+/// The rows ClickHouse holds for `run_id` in `sites` (after merges).
+pub async fn run_rows(conn: &mcpcensus_store::clickhouse::Connection, run_id: &str) -> u64 {
+    conn.client
+        .query("SELECT count() FROM sites FINAL WHERE run_id = ?")
+        .bind(run_id)
+        .fetch_one()
+        .await
+        .unwrap()
+}

@@ -64,13 +64,7 @@ async fn a_row_clickhouse_rejects_is_dead_lettered_counted_and_reported() {
         stderr.contains("ClickHouse rejected 1 record(s) for their content"),
         "{stderr}"
     );
-    let rows: u64 = conn
-        .client
-        .query("SELECT count() FROM sites FINAL WHERE run_id = ?")
-        .bind(manifest.run_id.as_str())
-        .fetch_one()
-        .await
-        .unwrap();
+    let rows = crate::util::run_rows(&conn, manifest.run_id.as_str()).await;
     assert_eq!(rows, 29, "every other row landed");
     drop_db(&conn, &db).await;
 }
@@ -116,13 +110,7 @@ async fn a_spool_holding_a_refused_row_does_not_stop_the_next_crawl() {
         first.run_id
     );
     assert!(stderr.contains(&said), "{stderr}");
-    let rows: u64 = conn
-        .client
-        .query("SELECT count() FROM sites FINAL WHERE run_id = ?")
-        .bind(first.run_id.as_str())
-        .fetch_one()
-        .await
-        .unwrap();
+    let rows = crate::util::run_rows(&conn, first.run_id.as_str()).await;
     assert_eq!(rows, 11, "the spool's other rows landed");
     drop_db(&conn, &db).await;
 }
