@@ -52,7 +52,7 @@ pub use guard::{BlockedRange, Embedding, Guard, Refusal};
 pub use local::{LocalResource, LOCAL_RESOURCE_TAG};
 pub use names::{host_key, origin_key};
 pub use options::*;
-pub use recorder::{Entry, Exchange, Recorder, EXCERPT_BYTES};
+pub use recorder::{clip, Entry, Exchange, Recorder, EXCERPT_BYTES};
 pub use resolver::{ResolveError, Resolver};
 pub use retry_after::{pauses_host, retry_after, retry_after_at};
 pub use robots::{RobotsRules, ROBOTS_PRODUCT_TOKEN};

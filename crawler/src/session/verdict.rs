@@ -38,7 +38,7 @@ use mcpcensus_store::{FailureKind, Outcome};
 use serde_json::Value;
 
 use crate::mcp::{Answer, Body, Challenges, NoAnswer, RpcError};
-use crate::net::{FetchError, TimeoutPhase};
+use crate::net::{clip, FetchError, TimeoutPhase};
 
 /// The reason given for any 3xx, word for word as the survey reports it.
 pub const REDIRECT_REASON: &str = "redirects; not followed";
@@ -453,11 +453,14 @@ fn rpc_error(err: &RpcError) -> String {
     }
 }
 
+/// Bytes of scheme names a reason carries: the names are the server's tokens, of any length.
+const SCHEMES_MAX: usize = 120;
+
 /// The auth schemes of the challenges (`Bearer`, `Basic, Bearer`), for the reason.
 fn schemes(challenge: &str) -> String {
     let read = Challenges::parse(challenge);
     let names: Vec<&str> = read.challenges.iter().map(|c| c.scheme.as_str()).collect();
-    names.join(", ")
+    clip(&names.join(", "), SCHEMES_MAX)
 }
 
 /// `12 s`, `1.5 s`.
