@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Crawl benchmark over a web on loopback, the web in its own processes (its CPU is measured
 # apart): the simulated web, or with BENCH_WEB=nginx the same sites served by nginx
-# (scripts/nginx-web-start.sh; DELAY_MS must then be 0). Prints sites/s, the crawler's CPU
-# ms per site, peak RSS, requests per site, MCP servers found/present (and why any was
+# (scripts/nginx-web-start.sh). Prints sites/s, the crawler's CPU
+# ms per site, peak RSS, the most sites in flight at once, requests per site, MCP servers found/present (and why any was
 # lost), and achieved ÷ ideal throughput,
 # the ideal being the CPU-bound ceiling: cores ÷ (crawler + web CPU per site), against the
 # steady-state rate (the middle 80% of the records, apart from start-up and the slow tail).
@@ -54,7 +54,8 @@ sampler=$!
 /usr/bin/time -v ${BENCH_WRAP:-} "$bin" crawl "$WEB_DIR/list.txt" --quiet \
   --out "$work/store" --resolver "$(cat "$WEB_DIR/dns.txt")" --ca-file "$WEB_DIR/ca.pem" \
   --allow-net 127.0.0.0/8 --allow-net ::1/128 --concurrency "$concurrency" --per-ip-rps 100000 \
-  --per-ip-connections 100000 ${BENCH_CRAWL_FLAGS:-} 2> "$work/time.txt" \
+  --per-ip-connections 100000 --stats-json "$work/stats.json" ${BENCH_CRAWL_FLAGS:-} \
+  2> "$work/time.txt" \
   || { kill "$sampler"; cat "$work/time.txt"; exit 1; }
 web_after=$(web_cpu)
 kill "$sampler" 2> /dev/null || true
@@ -62,4 +63,4 @@ web_stop
 "$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
 python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$WEB_DIR/kinds.txt" \
   "$WEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
-  "$concurrency" "$delay_ms" "$work/progress.txt"
+  "$concurrency" "$delay_ms" "$work/progress.txt" "$work/stats.json"

@@ -6,13 +6,20 @@
 # each MCP site's server card (naming https://NAME:PORT/mcp on nginx), and 401, 429, 503 or a
 # redirect for every path of the sites of those kinds; only /mcp of the MCP sites is passed
 # on (a TLS connection a request) to the simulated web's MCP server, so the sessions are real.
-# usage: source nginx-web-start.sh SITES IPS MIX DELAY_MS   (DELAY_MS must be 0: nginx adds none)
+# usage: source nginx-web-start.sh SITES IPS MIX DELAY_MS
+# DELAY_MS is added before every answer: by nginx's echo module (`echo_sleep`, then the
+# answer from a named location) for what nginx serves, by the simulated web for /mcp.
 # NGINX_WORKERS sets nginx's worker processes (default 1).
 # Sets what simweb-start.sh sets (top, work, SIMWEB_DIR, SIMWEB_PID) and: WEB_DIR (list.txt,
-# kinds.txt, sites.txt, ca.pem, dns.txt, and requests.txt once web_stop has run), NGINX_PID,
+# kinds.txt, sites.txt, ca.pem, dns.txt, and requests.txt and connections.txt once web_stop
+# has run), NGINX_PID,
 # web_cpu (CPU seconds of nginx's master and workers plus the simulated web behind /mcp and
 # the DNS) and web_stop (stops both, writing the requests nginx answered).
-[ "${4:-0}" = 0 ] || { echo "nginx-web-start.sh: the nginx web adds no delay (DELAY_MS 0)"; exit 2; }
+ECHO_MODULE=/usr/lib/nginx/modules/ngx_http_echo_module.so
+[ "${4:-0}" = 0 ] || [ -e "$ECHO_MODULE" ] || {
+  echo "nginx-web-start.sh: a delay needs nginx's echo module (apt-get install libnginx-mod-http-echo)"
+  exit 2
+}
 command -v nginx > /dev/null || { echo "nginx-web-start.sh: nginx is missing (apt-get install nginx-light)"; exit 2; }
 command -v openssl > /dev/null || { echo "nginx-web-start.sh: openssl is missing"; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/simweb-start.sh" "$@"
@@ -30,12 +37,15 @@ web_cpu() {
   for pid in $pids; do cat "/proc/$pid/stat" 2>/dev/null; done \
     | awk -v t="$web_ticks" '{ s += $14 + $15 } END { print s / t }'
 }
-# Stops nginx and the simulated web; writes the requests nginx answered (less the status
-# request that reads them) to WEB_DIR/requests.txt.
+# Stops nginx and the simulated web; writes the requests nginx answered and the connections
+# it accepted (less the status request that reads them) to WEB_DIR/requests.txt and
+# connections.txt.
 web_stop() {
   if [ -n "${NGINX_PID:-}" ]; then
-    curl -sf "http://127.0.0.1:$STATUS_PORT/status" \
-      | awk 'NR == 3 { print $3 - 1 }' > "$WEB_DIR/requests.txt" || true
+    # stub_status's third line: accepted connections, handled, requests.
+    curl -sf "http://127.0.0.1:$STATUS_PORT/status" > "$WEB_DIR/status.txt" || true
+    awk 'NR == 3 { print $3 - 1 }' "$WEB_DIR/status.txt" > "$WEB_DIR/requests.txt"
+    awk 'NR == 3 { print $1 - 1 }' "$WEB_DIR/status.txt" > "$WEB_DIR/connections.txt"
     kill -QUIT "$NGINX_PID" 2> /dev/null || true
     wait "$NGINX_PID" 2> /dev/null || true
     NGINX_PID=
@@ -67,9 +77,22 @@ simweb_port=$(head -1 "$SIMWEB_DIR/list.txt" | sed 's/.*://')
 cp "$SIMWEB_DIR/kinds.txt" "$SIMWEB_DIR/sites.txt" "$SIMWEB_DIR/dns.txt" "$WEB_DIR/"
 sed "s/:$simweb_port\$/:$NGINX_PORT/" "$SIMWEB_DIR/list.txt" > "$WEB_DIR/list.txt"
 
-python3 - "$WEB_DIR" "$NGINX_PORT" "$STATUS_PORT" "$simweb_port" "${NGINX_WORKERS:-1}" <<'PY'
+python3 - "$WEB_DIR" "$NGINX_PORT" "$STATUS_PORT" "$simweb_port" "${NGINX_WORKERS:-1}" \
+  "${4:-0}" "$ECHO_MODULE" <<'PY'
 import json, os, sys
-web, port, status_port, simweb_port, workers = sys.argv[1:]
+web, port, status_port, simweb_port, workers, delay_ms, echo_module = sys.argv[1:]
+delay_ms = int(delay_ms)
+named = []
+
+def location(match, body):
+    """A location answering with `body`; with a delay, after echo_sleep, from a named location."""
+    if not delay_ms:
+        return f"    location {match} {{ {body} }}\n"
+    name = f"@a{len(named)}"
+    named.append(name)
+    return (f"    location {match} {{ echo_sleep {delay_ms / 1000}; echo_exec {name}; }}\n"
+            f"    location {name} {{ {body} }}\n")
+
 # An 8 KB homepage shaped like a real one: links in the head, anchors and text below.
 head = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A page</title>'
         '<meta name="viewport" content="width=device-width">'
@@ -110,18 +133,16 @@ def listen(default=False):
     flag = " default_server" if default else ""
     return "".join(f"    listen {ip}:{port} ssl http2{flag};\n" for ip in ips)
 
-home = ("    location = / { try_files /index.html =404; }\n"
-        "    location / { return 404; }\n")
+home = location("= /", "try_files /index.html =404;") + location("/", "return 404;")
 servers = [f"  server {{\n{listen(True)}    server_name _;\n    root {web}/www;\n{home}  }}\n"]
 if by_kind.get("mcp"):
     servers.append(
         f"  server {{\n{listen()}    server_name {' '.join(by_kind['mcp'])};\n    root {web}/www;\n{home}"
-        "    location = /.well-known/mcp/server-card.json {\n"
-        f"      root {web}/cards/$host;\n"
-        "      types { } default_type application/mcp-server-card+json;\n    }\n"
+        + location("= /.well-known/mcp/server-card.json", f"root {web}/cards/$host; "
+                   "types { } default_type application/mcp-server-card+json;")
         # The simulated sites answer HTTPS only, each under its own name: a new connection a
-        # request (a kept one would carry another site's name).
-        "    location = /mcp {\n      proxy_pass https://simweb;\n      proxy_http_version 1.1;\n"
+        # request (a kept one would carry another site's name). The simulated web adds the delay.
+        + "    location = /mcp {\n      proxy_pass https://simweb;\n      proxy_http_version 1.1;\n"
         "      proxy_ssl_server_name on;\n      proxy_ssl_name $host;\n"
         "      proxy_set_header Host $host;\n      proxy_buffering off;\n    }\n  }\n")
 answers = {"401": "return 401;", "429": "return 429;", "503": "return 503;",
@@ -129,8 +150,9 @@ answers = {"401": "return 401;", "429": "return 429;", "503": "return 503;",
 for kind, answer in answers.items():
     if by_kind.get(kind):
         servers.append(f"  server {{\n{listen()}    server_name {' '.join(by_kind[kind])};\n"
-                       f"    {answer}\n  }}\n")
-conf = f"""daemon off;
+                       f"{location('/', answer)}  }}\n")
+load = f"load_module {echo_module};\n" if delay_ms else ""
+conf = f"""{load}daemon off;
 worker_processes {workers};
 worker_rlimit_nofile 20000;
 pid {web}/nginx.pid;

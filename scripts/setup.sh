@@ -7,9 +7,10 @@
 #  - chdb (ClickHouse 26.x in-process: the schema and queries are compared with 18.16's) and
 #    pyarrow (the Parquet export is read back with it), PyYAML (the Kubernetes manifests'
 #    test parses them)
-#  - GNU time and h2load (the crawl benchmarks, scripts/bench-*.sh)
-# `scripts/setup.sh bench` installs only what the benchmarks need (GNU time, curl, h2load, the
-# MCP Python SDK): scripts/bench-compare.sh calls it on a machine that lacks them.
+#  - GNU time, h2load, nginx and its echo module (the crawl benchmarks, scripts/bench-*.sh;
+#    the echo module adds the nginx web's delay)
+# `scripts/setup.sh bench` installs only what the benchmarks need (GNU time, curl, h2load,
+# nginx, the MCP Python SDK): scripts/bench-compare.sh calls it on a machine that lacks them.
 set -euo pipefail
 only_bench=""; [ "${1:-}" = bench ] && only_bench=1
 MCP_SDK_VERSION=2.3.0
@@ -26,6 +27,8 @@ command -v cc >/dev/null || need+=(gcc)
 command -v curl >/dev/null || need+=(curl)
 [ -x /usr/bin/time ] || need+=(time)
 command -v h2load >/dev/null || need+=(nghttp2-client)
+command -v nginx >/dev/null || need+=(nginx-light)
+[ -e /usr/lib/nginx/modules/ngx_http_echo_module.so ] || need+=(libnginx-mod-http-echo)
 if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"

@@ -2,8 +2,9 @@
 """Sums up one crawl benchmark: what the crawl recorded against what the simulated web held.
 
 usage: summary.py EXPORT.jsonl KINDS.txt REQUESTS.txt TIME.txt WEB_CPU_S CONCURRENCY DELAY_MS
-                  [PROGRESS.txt]
-PROGRESS.txt holds `unix-time store-bytes` samples taken during the crawl.
+                  [PROGRESS.txt [STATS.json]]
+PROGRESS.txt holds `unix-time store-bytes` samples taken during the crawl; STATS.json is the
+crawl's --stats-json (the most sites in flight at once).
 
 Prints one `key=value` line (sites/s, crawler CPU ms per site, the web's CPU ms per site,
 peak RSS, requests per site, MCP servers found/present, achieved ÷ ideal throughput) and one
@@ -71,12 +72,18 @@ def rss_by_quarter(path):
 def main():
     export, kinds_path, requests_path, time_path, web_cpu, concurrency, delay_ms = sys.argv[1:8]
     progress = sys.argv[8] if len(sys.argv) > 8 else None
+    stats = json.load(open(sys.argv[9])) if len(sys.argv) > 9 else {}
+    peak_in_flight = stats.get("admission", {}).get("peak_in_flight", "unknown")
     kinds = dict(line.split() for line in open(kinds_path) if line.strip())
     # The shapes mix names its MCP sites; the others follow tests/src/mix.rs's rule.
     hosts_path = os.path.join(os.path.dirname(kinds_path), "mcp_hosts.txt")
     mcp_hosts = set(open(hosts_path).read().split()) if os.path.exists(hosts_path) else None
     present = int(kinds.get("mcp", 0))
     requests = int(open(requests_path).read().strip() or 0)
+    # The nginx web also counts the TLS connections it accepted (one a site is the least).
+    connections_path = os.path.join(os.path.dirname(requests_path), "connections.txt")
+    connections = (int(open(connections_path).read().strip() or 0)
+                   if os.path.exists(connections_path) else None)
     wall, cpu, rss_kb = read_time(time_path)
     web_cpu = float(web_cpu)
     outcomes = collections.Counter()
@@ -106,10 +113,13 @@ def main():
         f"sites={n} concurrency={concurrency} delay_ms={delay_ms} wall_s={wall:.1f} "
         f"sites_per_s={rate:.0f} steady_sites_per_s={steady:.0f} crawler_cpu_ms_per_site={cpu * 1000 / max(n, 1):.2f} "
         f"web_cpu_ms_per_site={web_cpu * 1000 / max(n, 1):.2f} peak_rss_mb={rss_kb / 1024:.0f} "
+        f"peak_in_flight={peak_in_flight} "
         f"requests_per_site={requests / max(n, 1):.2f} mcp_found={found}/{present} "
         f"mcp_lost={present - found} cpu_ceiling_sites_per_s={ideal:.0f} "
         f"steady_over_ideal={steady / ideal if ideal else 0:.2f}"
     )
+    if connections is not None:
+        print(f"connections_per_site={connections / max(n, 1):.2f}")
     if progress:
         print("rss_mb_at_25_50_75_100_percent=" + "/".join(rss_by_quarter(progress)))
     print("outcomes: " + " ".join(f"{k}={v}" for k, v in sorted(outcomes.items())))

@@ -6,6 +6,7 @@ use hyper::body::Incoming;
 use tokio::time::Instant;
 
 use super::fetch_error::{FetchError, TimeoutPhase};
+use super::reuse::InFlight;
 
 /// A response body being read. Never yields more than the cap in total; once the cap is reached
 /// or the deadline passes the underlying stream is dropped, which closes an HTTP/1.1 connection
@@ -18,10 +19,18 @@ pub struct BodyReader {
     truncated: bool,
     deadline: Instant,
     url: String,
+    /// The request counts as in flight until its body ends (`reuse.rs`).
+    in_flight: Option<InFlight>,
 }
 
 impl BodyReader {
-    pub(crate) fn new(body: Incoming, cap: usize, deadline: Instant, url: String) -> Self {
+    pub(crate) fn new(
+        body: Incoming,
+        cap: usize,
+        deadline: Instant,
+        url: String,
+        in_flight: InFlight,
+    ) -> Self {
         Self {
             body: Some(body),
             cap,
@@ -29,7 +38,14 @@ impl BodyReader {
             truncated: false,
             deadline,
             url,
+            in_flight: Some(in_flight),
         }
+    }
+
+    /// The body is done with: read to its end, capped, or timed out.
+    fn end(&mut self) {
+        self.body = None;
+        self.in_flight = None;
     }
 
     /// The next piece of body, `None` at the end of the body or once the cap is reached.
@@ -49,18 +65,18 @@ impl BodyReader {
             };
             let frame = match frame {
                 None => {
-                    self.body = None;
+                    self.end();
                     return Err(FetchError::Timeout {
                         url: self.url.clone(),
                         phase: TimeoutPhase::Body,
                     });
                 }
                 Some(None) => {
-                    self.body = None;
+                    self.end();
                     return Ok(None);
                 }
                 Some(Some(Err(err))) => {
-                    self.body = None;
+                    self.end();
                     return Err(body_error(&self.url, &err));
                 }
                 Some(Some(Ok(frame))) => frame,
@@ -74,7 +90,7 @@ impl BodyReader {
             let room = self.cap - self.read;
             if data.len() > room {
                 self.truncated = true;
-                self.body = None;
+                self.end();
                 if room == 0 {
                     return Ok(None);
                 }
@@ -127,7 +143,7 @@ impl BodyReader {
 
     /// Stops reading and drops the stream now.
     pub fn abort(&mut self) {
-        self.body = None;
+        self.end();
     }
 }
 

@@ -30,6 +30,7 @@ use super::options::NetOptions;
 use super::pins::Pins;
 use super::resolver::{ResolveError, Resolver};
 use super::retry_after::{pauses_host, retry_after};
+use super::reuse::{ConnKey, Reuse};
 use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
@@ -100,7 +101,13 @@ impl Net {
         let opts = &self.shared.opts;
         let pins = Arc::new(Pins::new(opts.max_hosts_per_site.get()));
         let waits = Arc::new(OwnWaits::default());
-        let connector = Connector::new(self.shared.clone(), pins.clone(), waits.clone());
+        let reuse = Arc::new(Reuse::default());
+        let connector = Connector::new(
+            self.shared.clone(),
+            pins.clone(),
+            waits.clone(),
+            reuse.clone(),
+        );
         let http = Client::builder(TokioExecutor::new())
             .timer(TokioTimer::new())
             .pool_timer(TokioTimer::new())
@@ -113,6 +120,7 @@ impl Net {
             http,
             robots: Mutex::new(HashMap::new()),
             waits,
+            reuse,
             local: OnceLock::new(),
         }
     }
@@ -147,6 +155,8 @@ pub struct SiteClient {
     robots: Mutex<HashMap<String, Arc<RobotsRules>>>,
     /// Time this site spent in our own queues (DNS slots, politeness, connection slots).
     waits: Arc<OwnWaits>,
+    /// The site's live connections and requests in flight, shared with its connector.
+    reuse: Arc<Reuse>,
     /// The first resource of this machine that ran out during one of the site's requests
     /// (set from the OS error number only): the run retries such a site, never records it.
     local: OnceLock<LocalResource>,
@@ -306,6 +316,8 @@ impl SiteClient {
         *request.headers_mut() = self.headers(req.headers);
 
         let deadline = started + req.timeout + waited();
+        let tls = url.scheme() == "https";
+        let in_flight = self.reuse.request(&ConnKey::new(&host, port, tls));
         let sent = self.waits.deadline(deadline, self.http.request(request));
         let response = match sent.await {
             None => {
@@ -345,7 +357,7 @@ impl SiteClient {
             elapsed: started.elapsed().saturating_sub(waited),
             address,
             http_version: parts.version,
-            body: BodyReader::new(body, req.body_cap, deadline, url_text),
+            body: BodyReader::new(body, req.body_cap, deadline, url_text, in_flight),
         })
     }
 

@@ -27,6 +27,7 @@ use tokio_rustls::TlsConnector;
 
 use super::fetch::{ConnectFailure, FetchError, TimeoutPhase};
 use super::pins::Pins;
+use super::reuse::{ConnKey, LiveConnection, Reuse};
 use super::shared::Shared;
 use super::waits::OwnWaits;
 
@@ -44,14 +45,22 @@ pub(crate) struct Connector {
     pins: Arc<Pins>,
     /// The site's ledger of waits on our own queues (connection slots, the IP rate).
     waits: Arc<OwnWaits>,
+    /// The site's live connections and requests in flight, a host each.
+    reuse: Arc<Reuse>,
 }
 
 impl Connector {
-    pub(crate) fn new(shared: Arc<Shared>, pins: Arc<Pins>, waits: Arc<OwnWaits>) -> Self {
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        pins: Arc<Pins>,
+        waits: Arc<OwnWaits>,
+        reuse: Arc<Reuse>,
+    ) -> Self {
         Self {
             shared,
             pins,
             waits,
+            reuse,
         }
     }
 
@@ -74,6 +83,17 @@ impl Connector {
         // Pinned under the name every other decision uses (`h.` is `h`).
         let host = &*super::names::host_key(host);
         let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
+        let key = ConnKey::new(host, port, tls);
+        // A request in turn whose connection is on its way back to the pool: not a second one.
+        let grace = self.shared.opts.reuse_grace;
+        if self
+            .waits
+            .during(self.reuse.before_connect(&key, grace))
+            .await
+            .is_err()
+        {
+            return Err(FetchError::Reused { url: origin });
+        }
         let addrs = self
             .pins
             .get_or_pin(&self.shared, host, &self.waits)
@@ -97,10 +117,13 @@ impl Connector {
         } else {
             (Io::Plain(tcp), false)
         };
+        // HTTP/2 connections are shared by the pool at once: nothing to wait for.
+        let live = (!h2).then(|| self.reuse.connection(&key));
         Ok(TokioIo::new(NetStream {
             io,
             peer: PeerInfo { addr },
             h2,
+            live,
             _permit: permit,
         }))
     }
@@ -246,7 +269,17 @@ pub(crate) struct NetStream {
     io: Io,
     peer: PeerInfo,
     h2: bool,
+    /// An HTTP/1.1 connection counted live for its host; its writes are counted too.
+    live: Option<LiveConnection>,
     _permit: OwnedSemaphorePermit,
+}
+
+impl NetStream {
+    fn wrote(&self) {
+        if let Some(live) = &self.live {
+            live.wrote();
+        }
+    }
 }
 
 impl Connection for NetStream {
@@ -279,6 +312,7 @@ impl AsyncWrite for NetStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        self.wrote();
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write(cx, buf),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
@@ -304,6 +338,7 @@ impl AsyncWrite for NetStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        self.wrote();
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),

@@ -1,5 +1,6 @@
 //! The TLS client configuration: ring provider (aws-lc-rs with the `tls-aws-lc` feature),
-//! webpki roots plus extra CA files, ALPN http/1.1 (and h2 before it when HTTP/2 is offered).
+//! webpki roots plus extra CA files (chain signatures remembered across sites), ALPN
+//! http/1.1 (and h2 before it when HTTP/2 is offered).
 //! Built once and shared; no process-wide default provider is installed.
 
 use std::path::Path;
@@ -16,6 +17,7 @@ use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::CertificateDer;
 
 use super::error::NetError;
+use super::signatures::ChainVerifier;
 
 /// ALPN protocols offered when HTTP/2 is, in order of preference.
 pub const ALPN_PROTOCOLS: [&[u8]; 2] = [b"h2", b"http/1.1"];
@@ -51,10 +53,16 @@ pub fn client_config(
             })?;
         }
     }
-    let mut config = ClientConfig::builder_with_provider(Arc::new(provider()))
+    let provider = provider();
+    let verifier =
+        ChainVerifier::new(roots, &provider).map_err(|source| NetError::Tls { source })?;
+    let mut config = ClientConfig::builder_with_provider(Arc::new(provider))
         .with_safe_default_protocol_versions()
         .map_err(|source| NetError::Tls { source })?
-        .with_root_certificates(roots)
+        // webpki's own verifier underneath, with the chain's signature checks remembered
+        // (`signatures.rs`); nothing it checks is skipped.
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
         .with_no_client_auth();
     let alpn: &[&[u8]] = if offer_http2 {
         &ALPN_PROTOCOLS

@@ -112,6 +112,13 @@ impl Summary {
             "dns_stalls": self.dns_stalls,
             "counts": self.manifest_counts(),
             "registry": self.registry,
+            // How many sites were really in flight: a benchmark's memory per site needs it.
+            "admission": {
+                "concurrency": self.admission.ceiling,
+                "peak_in_flight": self.admission.peak_in_flight,
+                "held_back_secs": self.admission.held_back.as_secs_f64(),
+                "peak_lag_ms": self.admission.peak_lag.as_millis() as u64,
+            },
         })
     }
 }

@@ -136,6 +136,15 @@ async fn scans_stay_within_the_concurrency_bound() {
     let peak = scanner.peak.load(Ordering::SeqCst);
     assert!(peak <= 4, "peak {peak} sites in flight with concurrency 4");
     assert!(peak >= 2, "scans did not overlap (peak {peak})");
+    // The summary's JSON says how many were in flight (a benchmark's memory per site).
+    let a = summary.admission;
+    assert!(
+        (peak as u64..=4).contains(&a.peak_in_flight),
+        "{a:?}, scanner peak {peak}"
+    );
+    let json = summary.to_json();
+    assert_eq!(json["admission"]["concurrency"], 4);
+    assert_eq!(json["admission"]["peak_in_flight"], a.peak_in_flight);
 }
 
 #[tokio::test]
