@@ -38,14 +38,18 @@ web_cpu() {
     | awk -v t="$web_ticks" '{ s += $14 + $15 } END { print s / t }'
 }
 # Stops nginx and the simulated web; writes the requests nginx answered and the connections
-# it accepted (less the status request that reads them) to WEB_DIR/requests.txt and
-# connections.txt.
+# it accepted since it started (less the status requests that read them) to
+# WEB_DIR/requests.txt and connections.txt.
 web_stop() {
   if [ -n "${NGINX_PID:-}" ]; then
     # stub_status's third line: accepted connections, handled, requests.
     curl -sf "http://127.0.0.1:$STATUS_PORT/status" > "$WEB_DIR/status.txt" || true
-    awk 'NR == 3 { print $3 - 1 }' "$WEB_DIR/status.txt" > "$WEB_DIR/requests.txt"
-    awk 'NR == 3 { print $1 - 1 }' "$WEB_DIR/status.txt" > "$WEB_DIR/connections.txt"
+    # Each status read is one connection and one request: the one at start (counted in its
+    # own answer) and this one.
+    awk 'FNR == 3 { n[FILENAME == ARGV[1]] = $3 } END { print n[0] - n[1] - 1 }' \
+      "$WEB_DIR/status-start.txt" "$WEB_DIR/status.txt" > "$WEB_DIR/requests.txt"
+    awk 'FNR == 3 { n[FILENAME == ARGV[1]] = $1 } END { print n[0] - n[1] - 1 }' \
+      "$WEB_DIR/status-start.txt" "$WEB_DIR/status.txt" > "$WEB_DIR/connections.txt"
     kill -QUIT "$NGINX_PID" 2> /dev/null || true
     wait "$NGINX_PID" 2> /dev/null || true
     NGINX_PID=
@@ -195,6 +199,7 @@ for _ in $(seq 300); do
   curl -sf "http://127.0.0.1:$STATUS_PORT/status" > /dev/null && break
   sleep 0.1
 done
-curl -sf "http://127.0.0.1:$STATUS_PORT/status" > /dev/null \
+# The counts at start: the polls above are nginx's requests too, not the crawler's.
+curl -sf "http://127.0.0.1:$STATUS_PORT/status" > "$WEB_DIR/status-start.txt" \
   || { echo "nginx did not start"; cat "$WEB_DIR/error.log"; exit 1; }
 
