@@ -10,7 +10,8 @@
 # BENCH_BIN names the crawler binary of the `crawler` row (default the fresh build);
 # BENCH_BASE="BINARY..." adds a row for each other crawler binary (a kept earlier build, a
 # build with other features), named by its file name;
-# BENCH_OTHERS names the other tools to run (default "sdk curl h2load"); BENCH_ROUNDS=N runs
+# BENCH_OTHERS names the other tools to run (default "sdk curl h2load"; h2load-all: h2load
+# with the crawler's twelve GETs of a site without MCP, not the survey's seven); BENCH_ROUNDS=N runs
 # them all N times in turn (default 1), each row then the sum of its rounds (peak RSS the
 # largest), so a machine's load changing over the run falls on every tool alike;
 # BENCH_CRAWL_FLAGS adds crawl flags (e.g. "--per-host-rps 1000 --per-host-burst 16" to lift
@@ -88,20 +89,30 @@ curls() {
   xargs -P "$concurrency" -n 1 "$top/scripts/bench/curl_site.sh" "$ca" "$ips" < "$work/curl-list.txt" \
     | grep -c found || true
 }
+# h2 [all]: the survey's seven discovery GETs, or with `all` the twelve the crawler sends to a
+# site without MCP (robots.txt, the surface documents too), so the two do the same work.
 h2() {
-  for path in / /.well-known/mcp/server-card.json /.well-known/mcp.json \
-    /.well-known/mcp-server-card.json /.well-known/mcp/server-card /.well-known/ai-catalog.json /mcp; do
+  local paths=(/ /.well-known/mcp/server-card.json /.well-known/mcp.json
+    /.well-known/mcp-server-card.json /.well-known/mcp/server-card /.well-known/ai-catalog.json /mcp)
+  if [ "${1:-}" = all ]; then
+    paths=(/robots.txt "${paths[@]}" /.well-known/api-catalog /.well-known/agent-card.json
+      /.well-known/oauth-protected-resource /.well-known/oauth-authorization-server)
+  fi
+  for path in "${paths[@]}"; do
     echo "https://site1.bench.test:$port$path"
   done > "$work/uris.txt"
-  # One client a site: each opens its own TLS connection and sends the seven GETs.
-  h2load -n $((sites * 7)) -c "$sites" -m 1 -t 1 --connect-to "127.0.10.2:$port" \
-    -i "$work/uris.txt" > "$work/h2load.log" 2>&1
-  grep -E "^requests:|^finished in" "$work/h2load.log" >&2
+  # One client a site: each opens its own TLS connection and sends the GETs in turn, over
+  # HTTP/1.1 like the crawler (BENCH_H2LOAD_FLAGS="" lets it choose HTTP/2).
+  # shellcheck disable=SC2086 # a word list
+  h2load -n $((sites * ${#paths[@]})) -c "$sites" -m 1 -t 1 --connect-to "127.0.10.2:$port" \
+    ${BENCH_H2LOAD_FLAGS---h1} -i "$work/uris.txt" > "$work/h2load.log" 2>&1
+  grep -E "^requests:|^finished in|^Application protocol" "$work/h2load.log" >&2
   echo 0
 }
 
 export -f crawl sdk curls h2
 export top work list ca port sites concurrency ips WEB_DIR BENCH_CRAWL_FLAGS BENCH_BIN
+export BENCH_H2LOAD_FLAGS
 for _ in $(seq "${BENCH_ROUNDS:-1}"); do
   measure crawler "$sites" "$present" crawl
   for base in ${BENCH_BASE:-}; do
@@ -112,7 +123,8 @@ for _ in $(seq "${BENCH_ROUNDS:-1}"); do
       sdk) measure sdk "$sites" "$present" sdk ;;
       curl) measure curl "$curl_sites" "$curl_present" curls ;;
       h2load) measure h2load "$sites" 0 h2 ;;
-      *) echo "BENCH_OTHERS: sdk, curl or h2load, not $other"; exit 2 ;;
+      h2load-all) measure h2load-all "$sites" 0 h2 all ;;
+      *) echo "BENCH_OTHERS: sdk, curl, h2load or h2load-all, not $other"; exit 2 ;;
     esac
   done
 done

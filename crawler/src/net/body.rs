@@ -1,12 +1,15 @@
 //! Reading a response body under a byte cap and a deadline, chunk by chunk.
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::body::Incoming;
+use hyper::body::{Body, Incoming};
 use tokio::time::Instant;
 
 use super::fetch_error::{FetchError, TimeoutPhase};
 use super::reuse::InFlight;
+
+/// Unused room a read body may keep before it is trimmed to its length.
+const SLACK: usize = 1024;
 
 /// A response body being read. Never yields more than the cap in total; once the cap is reached
 /// or the deadline passes the underlying stream is dropped, which closes an HTTP/1.1 connection
@@ -103,22 +106,26 @@ impl BodyReader {
 
     /// Reads the rest of the body: the bytes (at most the cap, counting chunks already taken)
     /// and whether the server had more.
+    ///
+    /// The bytes are a buffer of their own, never a slice of hyper's read buffer: a kept slice
+    /// (the homepage lives as long as the scan) pins that whole buffer (8–32 KiB) and makes the
+    /// connection allocate another for the next answer. Sized from `Content-Length` when the
+    /// server sent one (up to the cap), and trimmed when growth left much room unused.
     pub async fn read_to_end(&mut self) -> Result<(Bytes, bool), FetchError> {
-        // A body that arrives in one chunk is returned without a copy.
-        let mut single: Option<Bytes> = None;
-        let mut buf = BytesMut::new();
+        let room = self.cap.saturating_sub(self.read) as u64;
+        let expected = self
+            .body
+            .as_ref()
+            .and_then(|body| body.size_hint().exact())
+            .map_or(0, |n| n.min(room) as usize);
+        let mut buf = Vec::with_capacity(expected);
         while let Some(chunk) = self.chunk().await? {
-            if single.is_none() && buf.is_empty() {
-                single = Some(chunk);
-                continue;
-            }
-            if let Some(first) = single.take() {
-                buf.extend_from_slice(&first);
-            }
             buf.extend_from_slice(&chunk);
         }
-        let bytes = single.unwrap_or_else(|| buf.freeze());
-        Ok((bytes, self.truncated))
+        if buf.capacity() - buf.len() > SLACK {
+            buf.shrink_to_fit();
+        }
+        Ok((Bytes::from(buf), self.truncated))
     }
 
     /// True once the server sent more than the cap.

@@ -300,10 +300,37 @@ impl AsyncRead for NetStream {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         match &mut self.get_mut().io {
-            Io::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Io::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+            Io::Plain(s) => poll_read_at_most(Pin::new(s), cx, buf, MAX_READ),
+            Io::Tls(s) => poll_read_at_most(Pin::new(s.as_mut()), cx, buf, MAX_READ),
         }
     }
+}
+
+/// The most one read hands to hyper. hyper's HTTP/1.1 read buffer starts at 8 KiB, doubles
+/// after a read fills it and keeps that size for the connection's life; TLS hands over a
+/// whole record (up to 16 KiB) at once, so one 8 KB homepage grew every site's buffer to
+/// 16–24 KiB. Smaller reads keep it at 8 KiB: a longer head or body takes more reads, not
+/// more memory (BENCHMARKS.md, "Memory a site in flight").
+pub(crate) const MAX_READ: usize = 4096;
+// hyper's first read buffer (its `INIT_BUFFER_SIZE`): a read that fills it doubles it.
+const _: () = assert!(MAX_READ < 8192);
+
+/// Reads at most `max` bytes into `buf` (all of it when it has no more room than that).
+pub(crate) fn poll_read_at_most<R: AsyncRead + ?Sized>(
+    io: Pin<&mut R>,
+    cx: &mut Context<'_>,
+    buf: &mut ReadBuf<'_>,
+    max: usize,
+) -> Poll<io::Result<()>> {
+    if buf.remaining() <= max {
+        return io.poll_read(cx, buf);
+    }
+    // A window of the room, zeroed once (the project forbids the unsafe way round it).
+    let mut window = ReadBuf::new(buf.initialize_unfilled_to(max));
+    let polled = io.poll_read(cx, &mut window);
+    let n = window.filled().len();
+    buf.advance(n);
+    polled
 }
 
 impl AsyncWrite for NetStream {

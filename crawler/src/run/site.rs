@@ -60,8 +60,11 @@ pub(super) fn spawn(tasks: &mut JoinSet<()>, ctx: Arc<SiteContext>, site: SiteJo
             Ended::Held(ip) => return ctx.room.hold(ip, site),
         };
         mcpcensus_store::bound(&mut record);
-        if ctx.records.send(record).await.is_err() {
-            ctx.sink_failed.cancel();
+        // A slot first, then the record: `send(record)` would hold the record inside its
+        // future, and size for both the task every site in flight holds (3.9 KB against 1.8).
+        match ctx.records.reserve().await {
+            Ok(slot) => slot.send(record),
+            Err(_) => ctx.sink_failed.cancel(),
         }
         drop(place);
     });

@@ -32,7 +32,7 @@ use crate::net::FetchError;
 /// when nothing answers there.
 pub(super) async fn fetch_documents(
     site: &mut SiteScan,
-    located: &Located,
+    located: &mut Located,
     doc_cap: usize,
     excluded: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<Discovery, Verdict> {
@@ -50,7 +50,12 @@ pub(super) async fn fetch_documents(
                 }
             }
             Reader::Catalog(via) => {
-                walk_catalogs(site, url, row, via, doc_cap, located, &mut found).await;
+                // Boxed: the walk's state is the largest of the rows', and inline it would size
+                // the scan future that every site in flight holds for its whole scan.
+                Box::pin(walk_catalogs(
+                    site, url, row, via, doc_cap, located, &mut found,
+                ))
+                .await;
             }
             Reader::McpPath => {
                 let measured = located.measured.as_ref();
@@ -106,10 +111,17 @@ async fn fetch_surface(
 
 /// The homepage: its Link header and `<link>` elements. `Err` when nothing answers: the other
 /// documents would only wait out the same failure.
-fn read_home(site: &mut SiteScan, located: &Located, found: &mut Discovery) -> Result<(), Verdict> {
-    match &located.home {
+///
+/// The body is taken, not borrowed: nothing reads it after its links, and kept it would live
+/// through every later request of the phase (a homepage's bytes for each site in flight).
+fn read_home(
+    site: &mut SiteScan,
+    located: &mut Located,
+    found: &mut Discovery,
+) -> Result<(), Verdict> {
+    match std::mem::replace(&mut located.home, Fetched::Status) {
         Fetched::Body(headers, body) => {
-            found.links = home_links(headers, body, &located.home_url);
+            found.links = home_links(&headers, &body, &located.home_url);
             if let Some(doc) = site.last_document_mut() {
                 doc.parsed = true;
             }
@@ -120,7 +132,7 @@ fn read_home(site: &mut SiteScan, located: &Located, found: &mut Discovery) -> R
             | FetchError::Tls { .. }
             | FetchError::Guard { .. }
             | FetchError::Resolve { .. }),
-        ) => return Err(Verdict::no_answer(e)),
+        ) => return Err(Verdict::no_answer(&e)),
         Fetched::Failed(_) => {}
     }
     Ok(())

@@ -197,7 +197,7 @@ impl Context<'_> {
     ) -> Result<Discovery, Verdict> {
         let cap = self.settings.document_cap;
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
-        let located: Located = locate(site, cap, &excluded).await?;
+        let mut located: Located = locate(site, cap, &excluded).await?;
         out.origin = Some(located.origin.clone());
         out.moved = located.moved;
         out.measured.clone_from(&located.measured);
@@ -216,7 +216,7 @@ impl Context<'_> {
                 body: body.clone(),
             });
         }
-        fetch_documents(site, &located, cap, &excluded).await
+        fetch_documents(site, &mut located, cap, &excluded).await
     }
 
     /// The survey's capped session; it refuses itself when under 12 s are left.

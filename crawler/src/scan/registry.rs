@@ -166,10 +166,13 @@ impl CrawlScanner {
             seat: Some(seat),
             ..ScanOptions::default()
         };
-        let result = self
-            .sites
-            .scan_resolved(job, name, resolved, run_id, opts, &mut local)
-            .await;
+        // Boxed: a registry job's scan is larger than a site's, and inline every site's job
+        // future (each site in flight holds one) would be that size.
+        let result = Box::pin(
+            self.sites
+                .scan_resolved(job, name, resolved, run_id, opts, &mut local),
+        )
+        .await;
         let scan = RegistryScan { result, local };
         let record = match scan.result {
             Ok((record, _)) => record,

@@ -178,6 +178,34 @@ async fn a_head_and_body_larger_than_the_read_buffer_come_whole() {
     assert_eq!(server.stats.accepted.load(Ordering::SeqCst), 1);
 }
 
+/// A body read to its end is a buffer of its own, not a slice of the connection's read buffer:
+/// a kept slice (the scan keeps bodies past their request) would pin that buffer while the
+/// connection reads the next answer into another.
+#[tokio::test]
+async fn a_read_body_owns_its_bytes_while_the_connection_lives() {
+    let pki = pki();
+    for (mode, scheme) in [(Mode::TlsH1, "https"), (Mode::Plain, "http")] {
+        let server = start(&pki, mode).await;
+        let net = Net::new(options(&pki)).expect("net");
+        let site = net.site_client();
+        for path in ["/ok", "/long-head"] {
+            let response = site
+                .fetch(FetchRequest::get(url(&server, scheme, path)))
+                .await
+                .expect("fetch");
+            assert_eq!(response.status, StatusCode::OK, "{scheme} {path}");
+            assert!(!response.body.is_empty(), "{scheme} {path}");
+            assert!(
+                response.body.is_unique(),
+                "{scheme} {path}: shares a buffer"
+            );
+        }
+        // The connection is alive (one, reused), holding its read buffer the while.
+        assert_eq!(server.stats.accepted.load(Ordering::SeqCst), 1, "{scheme}");
+        drop(site);
+    }
+}
+
 #[tokio::test]
 async fn header_and_body_timeouts() {
     let pki = pki();

@@ -4,6 +4,7 @@ mod client;
 mod guard;
 mod json;
 mod local;
+mod reads;
 mod resolver;
 mod resolver_stall;
 mod retry_after;

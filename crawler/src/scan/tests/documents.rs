@@ -6,14 +6,15 @@ use mcpcensus_store::{DiscoveredVia, DocumentKind};
 use super::*;
 use crate::discovery::Discovery;
 use crate::discovery::{AI_CATALOG_PATH, MCP_PATH, SERVER_CARD_PATH};
+use crate::scan::answer::Fetched;
 use crate::scan::documents::fetch_documents;
 use crate::scan::locate::locate;
 use crate::scan::verdict::Verdict;
 
 /// Locate, then the documents at the origin it led to (the two phases, as the scan runs them).
 async fn located_documents(site: &mut SiteScan) -> Result<Discovery, Verdict> {
-    let located = locate(site, 64 * 1024, &|_| false).await?;
-    fetch_documents(site, &located, 64 * 1024, &|_| false).await
+    let mut located = locate(site, 64 * 1024, &|_| false).await?;
+    fetch_documents(site, &mut located, 64 * 1024, &|_| false).await
 }
 
 const CARD: &str = r#"{
@@ -63,6 +64,30 @@ async fn documents_are_read_at_the_final_origin_and_logged_by_kind() {
     let legacy = doc(DocumentKind::LegacyCard);
     assert_eq!(legacy.status, Some(404));
     assert!(!legacy.parsed);
+}
+
+/// The homepage's body is read for its links and then let go: the documents phase's later
+/// requests (and every site in flight) do not carry it.
+#[tokio::test]
+async fn the_homepage_body_is_let_go_once_its_links_are_read() {
+    let home = r#"<html><head><link rel="mcp" href="/mcp"></head></html>"#;
+    let (server, pki) = server(move |seen| match seen.path.as_str() {
+        "/" => Canned::new(200)
+            .header("content-type", "text/html")
+            .text(home),
+        _ => Canned::new(404),
+    })
+    .await;
+    let mut site = scan_ignoring_robots(&server, &pki, SITE);
+    let mut located = locate(&mut site, 64 * 1024, &|_| false)
+        .await
+        .expect("located");
+    assert!(matches!(located.home, Fetched::Body(..)), "read");
+    let found = fetch_documents(&mut site, &mut located, 64 * 1024, &|_| false)
+        .await
+        .expect("documents");
+    assert!(!found.links.is_empty(), "links read: {:?}", found.links);
+    assert!(matches!(located.home, Fetched::Status), "body still held");
 }
 
 #[tokio::test]
