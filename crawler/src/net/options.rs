@@ -36,6 +36,13 @@ pub const DEFAULT_PER_IP_BURST: NonZeroU32 = NonZeroU32::new(20).expect("non-zer
 pub const DEFAULT_PER_IP_CONNECTIONS: NonZeroUsize = NonZeroUsize::new(8).expect("non-zero");
 /// Most random delay added to a rate-limit wait, so waiters do not wake together.
 pub const DEFAULT_THROTTLE_JITTER: Duration = Duration::from_millis(50);
+/// Rate-limit waits end on a grid of this step (counted from the throttle's start; at most an
+/// eighth of the limiter's spacing), so the requests whose turns fall within one step go out
+/// on one wake-up of the runtime rather than one wake-up each: on a crawl paced by the
+/// per-host rate, the wake-ups cost a third of the crawler's CPU (BENCHMARKS.md, "Paced
+/// requests wake together"). A wait only ever grows, by less than one step; a rate with a
+/// burst above one loses nothing, its late turns fall within the burst's tolerance.
+pub const DEFAULT_THROTTLE_TICK: Duration = Duration::from_millis(50);
 /// How long a host is left alone after a 429/503 that carries no usable Retry-After.
 pub const DEFAULT_SLOW_DOWN: Duration = Duration::from_secs(5);
 /// Longest pause a host's Retry-After can impose.
@@ -92,6 +99,8 @@ pub struct NetOptions {
     pub per_ip_connections: NonZeroUsize,
     /// Most random delay added to a rate-limit wait.
     pub throttle_jitter: Duration,
+    /// Step of the grid rate-limit waits end on (zero: no grid).
+    pub throttle_tick: Duration,
     /// Pause for a host after a 429/503 without a usable Retry-After.
     pub slow_down: Duration,
     /// Cap on the pause a Retry-After can impose.
@@ -150,6 +159,7 @@ impl Default for NetOptions {
             per_ip_burst: DEFAULT_PER_IP_BURST,
             per_ip_connections: DEFAULT_PER_IP_CONNECTIONS,
             throttle_jitter: DEFAULT_THROTTLE_JITTER,
+            throttle_tick: DEFAULT_THROTTLE_TICK,
             slow_down: DEFAULT_SLOW_DOWN,
             slow_down_max: DEFAULT_SLOW_DOWN_MAX,
             throttle_sweep_interval: DEFAULT_THROTTLE_SWEEP_INTERVAL,

@@ -90,6 +90,10 @@ pub struct Throttle {
     spaced: DashMap<String, Instant>,
     host_spacing: Duration,
     jitter: Duration,
+    /// The grids waits end on, in ns (0: none): the host's (its rate, Crawl-delay, pauses) and
+    /// the IP's, each at most an eighth of its limiter's spacing.
+    host_tick: u64,
+    ip_tick: u64,
     slow_down: Duration,
     slow_down_max: Duration,
     sweep_every: Nanos,
@@ -124,6 +128,8 @@ impl Throttle {
             spaced: DashMap::new(),
             host_spacing: Duration::try_from_secs_f64(1.0 / opts.per_host_rps).unwrap_or_default(),
             jitter: opts.throttle_jitter,
+            host_tick: grid(opts.throttle_tick, opts.per_host_rps),
+            ip_tick: grid(opts.throttle_tick, opts.per_ip_rps),
             slow_down: opts.slow_down,
             slow_down_max: opts.slow_down_max,
             sweep_every: Nanos::from(opts.throttle_sweep_interval),
@@ -151,7 +157,7 @@ impl Throttle {
             let now = Instant::now();
             if until > now {
                 self.waits.count(&self.waits.paused, until - now);
-                tokio::time::sleep_until(until).await;
+                tokio::time::sleep_until(self.on_tick(until, self.host_tick)).await;
             }
         }
         if let Some(gap) = gap.filter(|g| *g > self.host_spacing) {
@@ -159,22 +165,28 @@ impl Throttle {
             let now = Instant::now();
             if at > now {
                 self.waits.count(&self.waits.host, at - now);
+                tokio::time::sleep_until(self.on_tick(at, self.host_tick)).await;
             }
-            tokio::time::sleep_until(at).await;
         }
     }
 
     /// Our own politeness: the host's rate, then the IP's; consumes one request from each.
     pub async fn rates(&self, host: &str, ip: IpAddr) {
-        self.wait(&self.per_host, &host.to_owned(), &self.waits.host)
-            .await;
+        self.wait(
+            &self.per_host,
+            &host.to_owned(),
+            &self.waits.host,
+            self.host_tick,
+        )
+        .await;
         self.acquire_ip(ip).await;
     }
 
     /// Waits for the IP's rate alone (a connection that reached another address than the one
     /// its request was charged to).
     pub async fn acquire_ip(&self, ip: IpAddr) {
-        self.wait(&self.per_ip, &ip, &self.waits.ip).await;
+        self.wait(&self.per_ip, &ip, &self.waits.ip, self.ip_tick)
+            .await;
     }
 
     /// The waits so far.
@@ -186,6 +198,19 @@ impl Throttle {
     #[cfg(test)]
     pub(crate) fn ip_has_room(&self, ip: IpAddr) -> bool {
         self.per_ip.check_key(&ip).is_ok()
+    }
+
+    /// `at`, or the first point after it of the grid of step `tick` from the throttle's start.
+    fn on_tick(&self, at: Instant, tick: u64) -> Instant {
+        if tick == 0 {
+            return at;
+        }
+        let since = at.saturating_duration_since(self.clock.start);
+        let rest = u64::try_from(since.as_nanos()).unwrap_or(u64::MAX) % tick;
+        if rest == 0 {
+            return at;
+        }
+        at + Duration::from_nanos(tick - rest)
     }
 
     /// Books the host's next Crawl-delay slot: now, or `gap` after the last one booked.
@@ -202,6 +227,7 @@ impl Throttle {
         limiter: &Keyed<K>,
         key: &K,
         counter: &AtomicU64,
+        tick: u64,
     ) {
         let started = Instant::now();
         let mut waited = false;
@@ -213,7 +239,7 @@ impl Throttle {
                 Jitter::up_to(self.jitter) + wait
             };
             waited = true;
-            tokio::time::sleep(wait).await;
+            tokio::time::sleep_until(self.on_tick(Instant::now() + wait, tick)).await;
         }
         if waited {
             self.waits.count(counter, started.elapsed());
@@ -306,6 +332,14 @@ impl Throttle {
             self.sweep();
         }
     }
+}
+
+/// The step of a limiter's wait grid, in ns: `tick`, but at most an eighth of the limiter's
+/// spacing, so that a rate with no burst to absorb a late turn (GCRA counts a turn taken late
+/// from when it was taken) loses at most an eighth of its rate to the grid.
+fn grid(tick: Duration, rps: f64) -> u64 {
+    let spacing = Duration::try_from_secs_f64(1.0 / rps).unwrap_or_default();
+    u64::try_from(tick.min(spacing / 8).as_nanos()).unwrap_or(u64::MAX)
 }
 
 fn quota(field: &'static str, rps: f64) -> Result<Quota, NetError> {

@@ -70,7 +70,62 @@ async fn jitter_stays_within_its_bound() {
     let start = Instant::now();
     throttle.acquire("example.com", ip(1), None).await;
     let waited = ms(start.elapsed());
-    assert!((1000..=1200).contains(&waited), "waited {waited} ms");
+    // The jitter, then at most one step of the wait grid (50 ms).
+    assert!((1000..=1250).contains(&waited), "waited {waited} ms");
+}
+
+#[tokio::test(start_paused = true)]
+async fn waits_end_on_the_grid_so_turns_due_together_share_a_wake_up() {
+    let opts = NetOptions {
+        per_host_rps: 2.0,
+        per_host_burst: NonZeroU32::new(1).expect("non-zero"),
+        throttle_jitter: Duration::from_millis(200),
+        ..options()
+    };
+    let throttle = std::sync::Arc::new(Throttle::new(&opts).expect("throttle"));
+    let start = Instant::now();
+    let mut sites = tokio::task::JoinSet::new();
+    for i in 0..20u8 {
+        let throttle = throttle.clone();
+        sites.spawn(async move {
+            let host = format!("site{i}.example");
+            throttle.acquire(&host, ip(i), None).await;
+            throttle.acquire(&host, ip(i), None).await;
+            ms(start.elapsed())
+        });
+    }
+    let mut turns = Vec::new();
+    while let Some(done) = sites.join_next().await {
+        turns.push(done.expect("site"));
+    }
+    // Each second turn is due at 500 ms plus a random jitter of up to 200 ms; it is taken on
+    // the next point of the 50 ms grid, so twenty turns fall on at most five wake-ups.
+    for turn in &turns {
+        assert!((500..=750).contains(turn), "turn at {turn} ms");
+        assert_eq!(turn % 50, 0, "turn at {turn} ms is off the grid: {turns:?}");
+    }
+    turns.sort_unstable();
+    turns.dedup();
+    assert!(turns.len() <= 5, "{turns:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_fast_rate_keeps_a_grid_finer_than_its_spacing() {
+    // 100 requests a second with no burst: a 50 ms grid would cut it to 20; the grid's step
+    // is at most an eighth of the spacing (1.25 ms), and 10 ms turns lie on it.
+    let opts = NetOptions {
+        per_host_rps: 100.0,
+        per_host_burst: NonZeroU32::new(1).expect("non-zero"),
+        ..options()
+    };
+    let throttle = Throttle::new(&opts).expect("throttle");
+    let start = Instant::now();
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        throttle.acquire("example.com", ip(1), None).await;
+        times.push(ms(start.elapsed()));
+    }
+    assert_eq!(times, [0, 10, 20, 30, 40]);
 }
 
 #[tokio::test(start_paused = true)]
