@@ -34,7 +34,8 @@ pub const DEFAULT_PER_IP_RPS: f64 = 20.0;
 pub const DEFAULT_PER_IP_BURST: NonZeroU32 = NonZeroU32::new(20).expect("non-zero");
 /// Concurrent connections to one IP address.
 pub const DEFAULT_PER_IP_CONNECTIONS: NonZeroUsize = NonZeroUsize::new(8).expect("non-zero");
-/// Most random delay added to a rate-limit wait, so waiters do not wake together.
+/// Most random delay added to a rate-limit wait, so the waiters for one limiter do not all
+/// try at once (they still wake on the wait grid's points, spread over several).
 pub const DEFAULT_THROTTLE_JITTER: Duration = Duration::from_millis(50);
 /// Rate-limit waits end on a grid of this step (counted from the throttle's start; at most an
 /// eighth of the limiter's spacing), so the requests whose turns fall within one step go out

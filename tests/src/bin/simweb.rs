@@ -37,10 +37,9 @@ async fn main() {
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let dir = PathBuf::from(
-        args.next()
-            .ok_or("usage: simweb DIR [SITES] [IPS] [MIX] [DELAY_MS]")?,
-    );
+    const USAGE: &str = "usage: simweb DIR [SITES] [IPS] [MIX] [DELAY_MS]";
+    // `--help` or another flag is not a folder to write the web into.
+    let dir = PathBuf::from(args.next().filter(|a| !a.starts_with('-')).ok_or(USAGE)?);
     let sites: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0);
     let ips: u64 = args
         .next()
