@@ -5,35 +5,36 @@ use http_body_util::BodyExt;
 use hyper::body::{Body, Incoming};
 use tokio::time::Instant;
 
+use super::conn::{ExchangeError, H1Body};
 use super::fetch_error::{FetchError, TimeoutPhase};
-use super::reuse::InFlight;
 
 /// Unused room a read body may keep before it is trimmed to its length.
 const SLACK: usize = 1024;
 
+/// The stream a body comes from.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// An HTTP/1.1 answer on the site's own connection (`conn.rs`).
+    H1(H1Body),
+    /// An HTTP/2 stream (hyper).
+    H2(Incoming),
+}
+
 /// A response body being read. Never yields more than the cap in total; once the cap is reached
 /// or the deadline passes the underlying stream is dropped, which closes an HTTP/1.1 connection
-/// (hyper does not reuse one with unread body) or resets an HTTP/2 stream.
+/// (one with unread body is never reused) or resets an HTTP/2 stream.
 #[derive(Debug)]
 pub struct BodyReader {
-    body: Option<Incoming>,
+    body: Option<Source>,
     cap: usize,
     read: usize,
     truncated: bool,
     deadline: Instant,
     url: String,
-    /// The request counts as in flight until its body ends (`reuse.rs`).
-    in_flight: Option<InFlight>,
 }
 
 impl BodyReader {
-    pub(crate) fn new(
-        body: Incoming,
-        cap: usize,
-        deadline: Instant,
-        url: String,
-        in_flight: InFlight,
-    ) -> Self {
+    pub(crate) fn new(body: Source, cap: usize, deadline: Instant, url: String) -> Self {
         Self {
             body: Some(body),
             cap,
@@ -41,14 +42,12 @@ impl BodyReader {
             truncated: false,
             deadline,
             url,
-            in_flight: Some(in_flight),
         }
     }
 
     /// The body is done with: read to its end, capped, or timed out.
     fn end(&mut self) {
         self.body = None;
-        self.in_flight = None;
     }
 
     /// The next piece of body, `None` at the end of the body or once the cap is reached.
@@ -59,14 +58,14 @@ impl BodyReader {
             };
             // `timeout_at` polls the body first, so frames that are always ready (buffered
             // HTTP/2 data, a fast trickle) would never let it fire: check the clock here too.
-            let frame = if Instant::now() < self.deadline {
-                tokio::time::timeout_at(self.deadline, body.frame())
+            let next = if Instant::now() < self.deadline {
+                tokio::time::timeout_at(self.deadline, next_data(body))
                     .await
                     .ok()
             } else {
                 None
             };
-            let frame = match frame {
+            let mut data = match next {
                 None => {
                     self.end();
                     return Err(FetchError::Timeout {
@@ -74,18 +73,15 @@ impl BodyReader {
                         phase: TimeoutPhase::Body,
                     });
                 }
-                Some(None) => {
+                Some(Ok(None)) => {
                     self.end();
                     return Ok(None);
                 }
-                Some(Some(Err(err))) => {
+                Some(Err(err)) => {
                     self.end();
-                    return Err(body_error(&self.url, &err));
+                    return Err(err.into_fetch_error(&self.url));
                 }
-                Some(Some(Ok(frame))) => frame,
-            };
-            let Ok(mut data) = frame.into_data() else {
-                continue; // trailers
+                Some(Ok(Some(data))) => data,
             };
             if data.is_empty() {
                 continue;
@@ -107,16 +103,19 @@ impl BodyReader {
     /// Reads the rest of the body: the bytes (at most the cap, counting chunks already taken)
     /// and whether the server had more.
     ///
-    /// The bytes are a buffer of their own, never a slice of hyper's read buffer: a kept slice
-    /// (the homepage lives as long as the scan) pins that whole buffer (8–32 KiB) and makes the
-    /// connection allocate another for the next answer. Sized from `Content-Length` when the
-    /// server sent one (up to the cap), and trimmed when growth left much room unused.
+    /// The bytes are a buffer of their own, never a slice of a read buffer: a kept slice (the
+    /// homepage lives as long as the scan) would pin that whole buffer. Sized from
+    /// `Content-Length` when the server sent one (up to the cap), and trimmed when growth left
+    /// much room unused.
     pub async fn read_to_end(&mut self) -> Result<(Bytes, bool), FetchError> {
         let room = self.cap.saturating_sub(self.read) as u64;
         let expected = self
             .body
             .as_ref()
-            .and_then(|body| body.size_hint().exact())
+            .and_then(|body| match body {
+                Source::H1(h1) => h1.exact_len(),
+                Source::H2(h2) => h2.size_hint().exact(),
+            })
             .map_or(0, |n| n.min(room) as usize);
         let mut buf = Vec::with_capacity(expected);
         while let Some(chunk) = self.chunk().await? {
@@ -154,17 +153,50 @@ impl BodyReader {
     }
 }
 
-fn body_error(url: &str, err: &hyper::Error) -> FetchError {
-    let detail = err.to_string();
-    if err.is_parse() || err.is_user() {
-        FetchError::Protocol {
-            url: url.to_owned(),
-            detail,
+/// Why a body stopped before its end.
+enum BodyError {
+    H1(ExchangeError),
+    H2(hyper::Error),
+}
+
+impl BodyError {
+    fn into_fetch_error(self, url: &str) -> FetchError {
+        let url = url.to_owned();
+        match self {
+            Self::H1(ExchangeError::Wire(wire)) => FetchError::Protocol {
+                url,
+                detail: wire.to_string(),
+            },
+            Self::H1(other) => FetchError::Reset {
+                url,
+                detail: other.to_string(),
+            },
+            Self::H2(err) if err.is_parse() || err.is_user() => FetchError::Protocol {
+                url,
+                detail: err.to_string(),
+            },
+            Self::H2(err) => FetchError::Reset {
+                url,
+                detail: err.to_string(),
+            },
         }
-    } else {
-        FetchError::Reset {
-            url: url.to_owned(),
-            detail,
-        }
+    }
+}
+
+/// The next data of the body (HTTP/2 trailers are passed over); `None` at its end.
+async fn next_data(body: &mut Source) -> Result<Option<Bytes>, BodyError> {
+    match body {
+        Source::H1(h1) => h1.chunk().await.map_err(BodyError::H1),
+        Source::H2(h2) => loop {
+            match h2.frame().await {
+                None => return Ok(None),
+                Some(Err(err)) => return Err(BodyError::H2(err)),
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        return Ok(Some(data));
+                    }
+                }
+            }
+        },
     }
 }

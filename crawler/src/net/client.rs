@@ -1,12 +1,13 @@
 //! The HTTP client: [`Net`] holds what all sites share; [`SiteClient`] is one site's pool.
 //!
 //! A fetch pins the host (resolve once per site, guard every address), waits for politeness
-//! (host pause, host rate, IP rate), then sends through hyper's pool, whose connector opens
-//! connections only to the pinned addresses. Redirects are returned, never followed; no
-//! compression is asked for; no credentials, cookies or `Origin` are ever sent.
+//! (host pause, host rate, IP rate), then sends on a connection of the site's pool (`pool.rs`),
+//! whose connector opens connections only to the pinned addresses: HTTP/1.1 by the crawler's
+//! own exchange (`conn.rs`), HTTP/2 (when offered and chosen) by hyper. Redirects are returned,
+//! never followed; no compression is asked for; no credentials, cookies or `Origin` are ever
+//! sent.
 
 use std::collections::HashMap;
-use std::error::Error as _;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use bytes::Bytes;
@@ -15,22 +16,23 @@ use http::header::{
 };
 use http::{HeaderMap, HeaderName, HeaderValue, Uri};
 use http_body_util::Full;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::{TokioExecutor, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use mcpcensus_store::inert::terminal_text;
 use tokio::time::Instant;
 
-use super::body::BodyReader;
-use super::connector::{Connector, PeerInfo};
+use super::body::{BodyReader, Source};
+use super::conn::{self, ExchangeError, Home};
+use super::connector::{Connector, NetStream};
 use super::error::NetError;
 use super::fetch::{FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase};
 use super::guard::Guard;
+use super::h1;
 use super::local::LocalResource;
 use super::options::NetOptions;
 use super::pins::Pins;
+use super::pool::{ConnKey, Pool, H2};
 use super::resolver::{ResolveError, Resolver};
 use super::retry_after::{pauses_host, retry_after};
-use super::reuse::{ConnKey, Reuse};
 use super::robots::RobotsRules;
 use super::shared::Shared;
 use super::throttle::Throttle;
@@ -101,26 +103,18 @@ impl Net {
         let opts = &self.shared.opts;
         let pins = Arc::new(Pins::new(opts.max_hosts_per_site.get()));
         let waits = Arc::new(OwnWaits::default());
-        let reuse = Arc::new(Reuse::default());
-        let connector = Connector::new(
-            self.shared.clone(),
-            pins.clone(),
-            waits.clone(),
-            reuse.clone(),
-        );
-        let http = Client::builder(TokioExecutor::new())
-            .timer(TokioTimer::new())
-            .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(opts.pool_idle_timeout)
-            .pool_max_idle_per_host(opts.pool_max_idle_per_host)
-            .build(connector);
+        let connector = Connector::new(self.shared.clone(), pins.clone(), waits.clone());
+        let pool = Arc::new(Pool::new(
+            opts.pool_idle_timeout,
+            opts.pool_max_idle_per_host,
+        ));
         SiteClient {
             shared: self.shared.clone(),
             pins,
-            http,
+            connector,
+            pool,
             robots: Mutex::new(HashMap::new()),
             waits,
-            reuse,
             local: OnceLock::new(),
         }
     }
@@ -150,13 +144,13 @@ impl Net {
 pub struct SiteClient {
     shared: Arc<Shared>,
     pins: Arc<Pins>,
-    http: Client<Connector, Full<Bytes>>,
+    connector: Connector,
+    /// The site's idle connections, a host each.
+    pool: Arc<Pool>,
     /// Origin → its robots.txt, once read: every later GET there is checked against it.
     robots: Mutex<HashMap<String, Arc<RobotsRules>>>,
     /// Time this site spent in our own queues (DNS slots, politeness, connection slots).
     waits: Arc<OwnWaits>,
-    /// The site's live connections and requests in flight, shared with its connector.
-    reuse: Arc<Reuse>,
     /// The first resource of this machine that ran out during one of the site's requests
     /// (set from the OS error number only): the run retries such a site, never records it.
     local: OnceLock<LocalResource>,
@@ -307,19 +301,13 @@ impl SiteClient {
         let _ = url.set_username("");
         let _ = url.set_password(None);
         let url_text = url.to_string();
-        let uri: Uri = url_text
-            .parse()
-            .map_err(|_| invalid("not a valid request URI"))?;
-        let mut request = http::Request::new(Full::new(req.body.unwrap_or_default()));
-        *request.method_mut() = req.method;
-        *request.uri_mut() = uri;
-        *request.headers_mut() = self.headers(req.headers);
-
+        let method = req.method;
+        let headers = self.headers(req.headers);
+        let body = req.body.unwrap_or_default();
         let deadline = started + req.timeout + waited();
-        let tls = url.scheme() == "https";
-        let in_flight = self.reuse.request(&ConnKey::new(&host, port, tls));
-        let sent = self.waits.deadline(deadline, self.http.request(request));
-        let response = match sent.await {
+        let key = ConnKey::new(&host, port, url.scheme() == "https");
+        let exchange = self.exchange(&key, &url, &url_text, method, headers, body);
+        let answer = match self.waits.deadline(deadline, exchange).await {
             None => {
                 return Err(FetchError::Timeout {
                     url: url_text,
@@ -327,42 +315,102 @@ impl SiteClient {
                 })
             }
             Some(Err(err)) => {
-                let err = classify(&err, &url_text);
                 // The error can quote what the server sent: logged inert.
                 let error = terminal_text(&err.to_string()).into_owned();
                 tracing::debug!(host = %host, kind = err.kind(), %error, "fetch failed");
                 return Err(err);
             }
-            Some(Ok(response)) => response,
+            Some(Ok(answer)) => answer,
         };
-        let (parts, body) = response.into_parts();
-        if pauses_host(parts.status, &parts.headers, pause_on_bare_503) {
+        if pauses_host(answer.status, &answer.headers, pause_on_bare_503) {
             self.shared
                 .throttle
-                .slow_down(&host, retry_after(&parts.headers));
+                .slow_down(&host, retry_after(&answer.headers));
         }
-        let address = parts
-            .extensions
-            .get::<PeerInfo>()
-            .map(|peer| peer.addr)
-            .ok_or_else(|| FetchError::Protocol {
-                url: url_text.clone(),
-                detail: "response came over a connection without peer information".to_owned(),
-            })?;
         let waited = waited();
         let deadline = started + req.timeout + waited;
         Ok(FetchHead {
-            status: parts.status,
-            headers: parts.headers,
+            status: answer.status,
+            headers: answer.headers,
             elapsed: started.elapsed().saturating_sub(waited),
-            address,
-            http_version: parts.version,
-            body: BodyReader::new(body, req.body_cap, deadline, url_text, in_flight),
+            address: answer.address,
+            http_version: answer.version,
+            body: BodyReader::new(answer.body, req.body_cap, deadline, url_text),
         })
     }
 
+    /// Sends the request on a connection of the site's pool (or a new one) and reads the
+    /// answer's head. A reused HTTP/1.1 connection the server had closed meanwhile gets a GET
+    /// once more on a new connection, as browsers do; nothing else is sent twice.
+    async fn exchange(
+        &self,
+        key: &ConnKey,
+        url: &url::Url,
+        url_text: &str,
+        method: http::Method,
+        headers: HeaderMap,
+        body: Bytes,
+    ) -> Result<Answer, FetchError> {
+        let origin = || format!("{}://{}", url.scheme(), url.host_str().unwrap_or_default());
+        // Connecting, HTTP/2 and the lookup below are boxed: a site's future is as large as
+        // its largest wait, and it waits on an answer far longer than on a handshake.
+        if let Some(h2) = self.pool.h2(key) {
+            return Box::pin(send_h2(h2, url_text, method, headers, body)).await;
+        }
+        let wire = h1::encode_request(&method, url, &headers, &body);
+        let mut retried = false;
+        loop {
+            let (io, reused) = match self.pool.take_h1(key) {
+                Some(io) => (io, true),
+                None => (
+                    Box::pin(self.connector.connect(key, &origin())).await?,
+                    false,
+                ),
+            };
+            if io.is_h2() {
+                let h2 = Box::pin(handshake_h2(io, url_text)).await?;
+                self.pool.put_h2(key.clone(), h2.clone());
+                return Box::pin(send_h2(h2, url_text, method, headers, body)).await;
+            }
+            let address = io.peer().addr;
+            let home = Home {
+                pool: self.pool.clone(),
+                key: key.clone(),
+            };
+            match conn::exchange(io, &wire, &method, home).await {
+                Ok((head, body)) => {
+                    return Ok(Answer {
+                        status: head.status,
+                        headers: head.headers,
+                        version: head.version,
+                        address,
+                        body: Source::H1(body),
+                    })
+                }
+                Err(err)
+                    if reused && !retried && err.unanswered() && method == http::Method::GET =>
+                {
+                    retried = true;
+                    tracing::debug!(host = %key.host, "a reused connection had closed: once more");
+                }
+                Err(ExchangeError::Wire(wire)) => {
+                    return Err(FetchError::Protocol {
+                        url: url_text.to_owned(),
+                        detail: wire.to_string(),
+                    })
+                }
+                Err(err) => {
+                    return Err(FetchError::Reset {
+                        url: url_text.to_owned(),
+                        detail: err.to_string(),
+                    })
+                }
+            }
+        }
+    }
+
     /// The headers a request carrying `given` goes out with, in order: `given` less those the
-    /// client drops, then `User-Agent` and `Accept-Encoding` (hyper adds `Host` and, for a
+    /// client drops, then `User-Agent` and `Accept-Encoding` (the client adds `Host` and, for a
     /// body, `Content-Length`). For `mcpcensus check --explain`.
     pub fn outgoing_headers(&self, given: &[(HeaderName, HeaderValue)]) -> HeaderMap {
         self.headers(given.to_vec())
@@ -391,46 +439,86 @@ fn path_and_query(url: &url::Url) -> String {
     }
 }
 
-/// Maps a pool error to a fetch error: the connector's own errors come back as they were made.
-fn classify(err: &hyper_util::client::legacy::Error, url: &str) -> FetchError {
-    let mut hyper_err = None;
-    let mut io_err = false;
-    let mut detail = String::new();
-    let mut next: Option<&(dyn std::error::Error + 'static)> = err.source();
-    while let Some(e) = next {
-        if let Some(fetch) = e.downcast_ref::<FetchError>() {
-            return match fetch {
-                FetchError::Timeout { phase, .. } => FetchError::Timeout {
-                    url: url.to_owned(),
-                    phase: *phase,
-                },
-                other => other.clone(),
-            };
-        }
-        hyper_err = hyper_err.or(e.downcast_ref::<hyper::Error>());
-        io_err |= e.is::<std::io::Error>();
-        if !detail.is_empty() {
-            detail.push_str(": ");
-        }
-        detail.push_str(&e.to_string());
-        next = e.source();
-    }
-    if detail.is_empty() {
-        detail = err.to_string();
-    }
+/// An answer's head and its body's source.
+struct Answer {
+    status: http::StatusCode,
+    headers: HeaderMap,
+    version: http::Version,
+    address: std::net::SocketAddr,
+    body: Source,
+}
+
+/// Starts HTTP/2 on a connection whose TLS chose it; hyper drives the connection in a task of
+/// its own.
+async fn handshake_h2(io: NetStream, url: &str) -> Result<H2, FetchError> {
+    let peer = io.peer().addr;
+    let (sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+        .timer(TokioTimer::new())
+        .handshake::<_, Full<Bytes>>(TokioIo::new(io))
+        .await
+        .map_err(|err| classify(&err, url))?;
+    tokio::spawn(async move {
+        // Its end (the server's GOAWAY, a reset) shows in the requests that used it.
+        let _ = connection.await;
+    });
+    Ok(H2 { sender, peer })
+}
+
+async fn send_h2(
+    mut h2: H2,
+    url: &str,
+    method: http::Method,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Answer, FetchError> {
+    let uri: Uri = url.parse().map_err(|_| FetchError::InvalidUrl {
+        url: url.to_owned(),
+        reason: "not a valid request URI",
+    })?;
+    let mut request = http::Request::new(Full::new(body));
+    *request.method_mut() = method;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = headers;
+    h2.sender.ready().await.map_err(|err| classify(&err, url))?;
+    let response = h2
+        .sender
+        .send_request(request)
+        .await
+        .map_err(|err| classify(&err, url))?;
+    let (parts, body) = response.into_parts();
+    Ok(Answer {
+        status: parts.status,
+        headers: parts.headers,
+        version: parts.version,
+        address: h2.peer,
+        body: Source::H2(body),
+    })
+}
+
+/// Maps an HTTP/2 error of hyper's to a fetch error; the detail names the causes (h2's name
+/// for a stream's reset code, the I/O error), never text the server sent.
+fn classify(err: &hyper::Error, url: &str) -> FetchError {
     let url = url.to_owned();
-    match hyper_err {
-        Some(h) if h.is_timeout() => FetchError::Timeout {
+    let mut detail = err.to_string();
+    let mut io_err = false;
+    let mut next = std::error::Error::source(err);
+    while let Some(cause) = next {
+        detail.push_str(": ");
+        detail.push_str(&cause.to_string());
+        io_err |= cause.is::<std::io::Error>();
+        next = cause.source();
+    }
+    if err.is_timeout() {
+        FetchError::Timeout {
             url,
             phase: TimeoutPhase::Headers,
-        },
-        Some(h) if h.is_parse() || h.is_parse_status() || h.is_user() => {
-            FetchError::Protocol { url, detail }
         }
-        Some(h) if h.is_incomplete_message() || h.is_closed() || h.is_canceled() => {
-            FetchError::Reset { url, detail }
-        }
-        _ if io_err => FetchError::Reset { url, detail },
-        _ => FetchError::Protocol { url, detail },
+    } else if err.is_parse() || err.is_parse_status() || err.is_user() {
+        FetchError::Protocol { url, detail }
+    } else if err.is_incomplete_message() || err.is_closed() || err.is_canceled() || io_err {
+        FetchError::Reset { url, detail }
+    } else {
+        // An HTTP/2 stream or connection error (a reset code, a GOAWAY's reason).
+        FetchError::Protocol { url, detail }
     }
 }

@@ -1,22 +1,17 @@
-//! The connector hyper's pool calls for a new connection: pinned, guarded addresses only.
+//! Opening a site's connections: pinned, guarded addresses only.
 //!
 //! For each connection it takes the host's addresses from the site's pins (resolved and
 //! guarded once per site, see the client), re-checks each with the guard, waits for a
 //! per-IP connection slot, connects to that exact address under the connect timeout, and does
 //! the TLS handshake under its own timeout. The slot travels inside the returned stream, so it
-//! is released when hyper drops the connection. The peer address is attached to every response
-//! of the connection as a [`PeerInfo`] extension.
+//! is released when the connection is dropped. Every response reports the connection's peer.
 
-use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use http::Uri;
-use hyper_util::client::legacy::connect::{Connected, Connection};
-use hyper_util::rt::TokioIo;
 use rustls_pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -25,9 +20,9 @@ use tokio::time::Instant;
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
-use super::fetch::{ConnectFailure, FetchError, TimeoutPhase};
+use super::fetch_error::{ConnectFailure, FetchError, TimeoutPhase};
+use super::names::ConnKey;
 use super::pins::Pins;
-use super::reuse::{ConnKey, LiveConnection, Reuse};
 use super::shared::Shared;
 use super::waits::OwnWaits;
 
@@ -38,67 +33,38 @@ pub struct PeerInfo {
     pub addr: SocketAddr,
 }
 
-/// hyper's connector for one site client.
+/// One site client's connector.
 #[derive(Clone)]
 pub(crate) struct Connector {
     shared: Arc<Shared>,
     pins: Arc<Pins>,
     /// The site's ledger of waits on our own queues (connection slots, the IP rate).
     waits: Arc<OwnWaits>,
-    /// The site's live connections and requests in flight, a host each.
-    reuse: Arc<Reuse>,
 }
 
 impl Connector {
-    pub(crate) fn new(
-        shared: Arc<Shared>,
-        pins: Arc<Pins>,
-        waits: Arc<OwnWaits>,
-        reuse: Arc<Reuse>,
-    ) -> Self {
+    pub(crate) fn new(shared: Arc<Shared>, pins: Arc<Pins>, waits: Arc<OwnWaits>) -> Self {
         Self {
             shared,
             pins,
             waits,
-            reuse,
         }
     }
 
-    async fn connect(self, uri: Uri) -> Result<TokioIo<NetStream>, FetchError> {
-        let origin = uri.to_string();
-        let invalid = |reason| FetchError::InvalidUrl {
-            url: origin.clone(),
-            reason,
-        };
-        let tls = match uri.scheme_str() {
-            Some("https") => true,
-            Some("http") => false,
-            _ => return Err(invalid("scheme is not http or https")),
-        };
-        let host = uri.host().ok_or_else(|| invalid("no host"))?;
-        let host = host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .unwrap_or(host);
-        // Pinned under the name every other decision uses (`h.` is `h`).
-        let host = &*super::names::host_key(host);
-        let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
-        let key = ConnKey::new(host, port, tls);
-        // A request in turn whose connection is on its way back to the pool: not a second one.
-        let grace = self.shared.opts.reuse_grace;
-        if self
-            .waits
-            .during(self.reuse.before_connect(&key, grace))
-            .await
-            .is_err()
-        {
-            return Err(FetchError::Reused { url: origin });
-        }
+    /// Opens a connection to `key`: an address from the site's pins that passes the guard, a
+    /// per-IP slot, TCP under the connect budget, TLS under its timeout.
+    pub(crate) async fn connect(
+        &self,
+        key: &ConnKey,
+        origin: &str,
+    ) -> Result<NetStream, FetchError> {
+        let host = key.host.as_str();
+        let port = key.port;
         let addrs = self
             .pins
             .get_or_pin(&self.shared, host, &self.waits)
             .await?;
-        let (tcp, addr, permit) = self.open(host, &addrs, port, &origin).await?;
+        let (tcp, addr, permit) = self.open(host, &addrs, port, origin).await?;
         // The request that asked for this connection was charged to the address noted before
         // (or, for the first connection, the first address); if the connection went elsewhere
         // the address it reached pays too.
@@ -110,22 +76,19 @@ impl Connector {
             let rate = self.shared.throttle.acquire_ip(addr.ip());
             self.waits.during(rate).await;
         }
-        let (io, h2) = if tls {
-            let stream = self.handshake(host, addr, tcp, &origin).await?;
+        let (io, h2) = if key.tls {
+            let stream = self.handshake(host, addr, tcp, origin).await?;
             let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2".as_slice());
             (Io::Tls(Box::new(stream)), h2)
         } else {
             (Io::Plain(tcp), false)
         };
-        // HTTP/2 connections are shared by the pool at once: nothing to wait for.
-        let live = (!h2).then(|| self.reuse.connection(&key));
-        Ok(TokioIo::new(NetStream {
+        Ok(NetStream {
             io,
             peer: PeerInfo { addr },
             h2,
-            live,
             _permit: permit,
-        }))
+        })
     }
 
     /// Tries the addresses (families interleaved) within the connect budget.
@@ -228,20 +191,6 @@ impl Connector {
     }
 }
 
-impl tower_service::Service<Uri> for Connector {
-    type Response = TokioIo<NetStream>;
-    type Error = FetchError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
-
-    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, uri: Uri) -> Self::Future {
-        Box::pin(self.clone().connect(uri))
-    }
-}
-
 /// Up to `max` addresses, alternating families starting with the first answer's family.
 pub(crate) fn interleave(addrs: &[IpAddr], max: usize) -> Vec<IpAddr> {
     let first_v6 = addrs.first().is_some_and(IpAddr::is_ipv6);
@@ -269,26 +218,25 @@ pub(crate) struct NetStream {
     io: Io,
     peer: PeerInfo,
     h2: bool,
-    /// An HTTP/1.1 connection counted live for its host; its writes are counted too.
-    live: Option<LiveConnection>,
     _permit: OwnedSemaphorePermit,
 }
 
 impl NetStream {
-    fn wrote(&self) {
-        if let Some(live) = &self.live {
-            live.wrote();
-        }
+    /// The peer.
+    pub(crate) fn peer(&self) -> PeerInfo {
+        self.peer
     }
-}
 
-impl Connection for NetStream {
-    fn connected(&self) -> Connected {
-        let connected = Connected::new().extra(self.peer);
-        if self.h2 {
-            connected.negotiated_h2()
-        } else {
-            connected
+    /// True when TLS negotiated HTTP/2.
+    pub(crate) fn is_h2(&self) -> bool {
+        self.h2
+    }
+
+    /// Waits until the socket has something to read (an answer, or its end).
+    pub(crate) async fn readable(&self) -> io::Result<()> {
+        match &self.io {
+            Io::Plain(s) => s.readable().await,
+            Io::Tls(s) => s.get_ref().0.readable().await,
         }
     }
 }
@@ -300,37 +248,10 @@ impl AsyncRead for NetStream {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         match &mut self.get_mut().io {
-            Io::Plain(s) => poll_read_at_most(Pin::new(s), cx, buf, MAX_READ),
-            Io::Tls(s) => poll_read_at_most(Pin::new(s.as_mut()), cx, buf, MAX_READ),
+            Io::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Io::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
         }
     }
-}
-
-/// The most one read hands to hyper. hyper's HTTP/1.1 read buffer starts at 8 KiB, doubles
-/// after a read fills it and keeps that size for the connection's life; TLS hands over a
-/// whole record (up to 16 KiB) at once, so one 8 KB homepage grew every site's buffer to
-/// 16–24 KiB. Smaller reads keep it at 8 KiB: a longer head or body takes more reads, not
-/// more memory (BENCHMARKS.md, "Memory a site in flight").
-pub(crate) const MAX_READ: usize = 4096;
-// hyper's first read buffer (its `INIT_BUFFER_SIZE`): a read that fills it doubles it.
-const _: () = assert!(MAX_READ < 8192);
-
-/// Reads at most `max` bytes into `buf` (all of it when it has no more room than that).
-pub(crate) fn poll_read_at_most<R: AsyncRead + ?Sized>(
-    io: Pin<&mut R>,
-    cx: &mut Context<'_>,
-    buf: &mut ReadBuf<'_>,
-    max: usize,
-) -> Poll<io::Result<()>> {
-    if buf.remaining() <= max {
-        return io.poll_read(cx, buf);
-    }
-    // A window of the room, zeroed once (the project forbids the unsafe way round it).
-    let mut window = ReadBuf::new(buf.initialize_unfilled_to(max));
-    let polled = io.poll_read(cx, &mut window);
-    let n = window.filled().len();
-    buf.advance(n);
-    polled
 }
 
 impl AsyncWrite for NetStream {
@@ -339,7 +260,6 @@ impl AsyncWrite for NetStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.wrote();
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write(cx, buf),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
@@ -365,7 +285,6 @@ impl AsyncWrite for NetStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.wrote();
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),

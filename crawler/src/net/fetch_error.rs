@@ -161,22 +161,15 @@ pub enum FetchError {
     Reset {
         /// The URL.
         url: String,
-        /// What hyper said.
+        /// What went wrong, in the client's words.
         detail: String,
-    },
-    /// A connection not opened: the site's live one went to the request meanwhile
-    /// (`reuse.rs`). Only hyper's pool sees it, from a connection it no longer waits for.
-    #[error("{url}: not connected: the live connection was reused")]
-    Reused {
-        /// The origin.
-        url: String,
     },
     /// The peer broke HTTP (unparsable head, bad framing, HTTP/2 protocol error).
     #[error("{url}: HTTP protocol error: {detail}")]
     Protocol {
         /// The URL.
         url: String,
-        /// What hyper said.
+        /// What went wrong, in the client's words.
         detail: String,
     },
 }
@@ -196,7 +189,6 @@ impl FetchError {
             Self::Timeout { .. } => "timeout",
             Self::Reset { .. } => "reset",
             Self::Protocol { .. } => "protocol",
-            Self::Reused { .. } => "reused",
         }
     }
 
@@ -218,7 +210,6 @@ impl FetchError {
             Self::Timeout { .. } => FailureKind::Timeout,
             Self::Reset { .. } => FailureKind::Reset,
             Self::Protocol { .. } => FailureKind::Protocol,
-            Self::Reused { .. } => FailureKind::Refused,
         }
     }
 

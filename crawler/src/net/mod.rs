@@ -17,21 +17,23 @@
 
 mod body;
 mod client;
+mod conn;
 mod connector;
 pub mod content;
 mod error;
 mod fetch;
 mod fetch_error;
 mod guard;
+mod h1;
 pub mod json;
 mod local;
 mod names;
 mod options;
 mod pins;
+mod pool;
 pub mod recorder;
 mod resolver;
 mod retry_after;
-mod reuse;
 mod robots;
 mod shared;
 mod signatures;

@@ -49,3 +49,21 @@ mod tests {
         assert_eq!(key("https://[::1]:8443/"), "https://[::1]:8443");
     }
 }
+
+/// A host as connections are kept: name (or address), port, TLS.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ConnKey {
+    pub(crate) host: String,
+    pub(crate) port: u16,
+    pub(crate) tls: bool,
+}
+
+impl ConnKey {
+    pub(crate) fn new(host: &str, port: u16, tls: bool) -> Self {
+        Self {
+            host: host.to_owned(),
+            port,
+            tls,
+        }
+    }
+}

@@ -67,9 +67,6 @@ pub const DEFAULT_RESOLVER_SHARDS: NonZeroUsize = NonZeroUsize::new(8).expect("n
 pub const DEFAULT_POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Idle connections kept per origin in a site's pool (each holds a per-IP connection slot).
 pub const DEFAULT_POOL_MAX_IDLE_PER_HOST: usize = 1;
-/// The longest a new connection waits for the site's live one to come back to the pool
-/// (`reuse.rs`): it comes back in microseconds, unless the machine stalls.
-pub const DEFAULT_REUSE_GRACE: Duration = Duration::from_millis(250);
 /// Addresses of one host tried before a connection attempt gives up.
 pub const DEFAULT_MAX_ADDRESSES_PER_HOST: NonZeroUsize = NonZeroUsize::new(4).expect("non-zero");
 /// Whether connections offer HTTP/2 (ALPN `h2` before `http/1.1`). Off: a site's requests go
@@ -138,9 +135,6 @@ pub struct NetOptions {
     pub pool_idle_timeout: Duration,
     /// Idle connections kept per origin in a site's pool.
     pub pool_max_idle_per_host: usize,
-    /// How long a site's request in turn waits for its live connection to come back to the
-    /// pool before opening another.
-    pub reuse_grace: Duration,
     /// Addresses of one host tried per connection attempt.
     pub max_addresses_per_host: NonZeroUsize,
     /// Distinct hosts one site client will pin.
@@ -178,7 +172,6 @@ impl Default for NetOptions {
             contact: None,
             pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
-            reuse_grace: DEFAULT_REUSE_GRACE,
             max_addresses_per_host: DEFAULT_MAX_ADDRESSES_PER_HOST,
             max_hosts_per_site: DEFAULT_MAX_HOSTS_PER_SITE,
             offer_http2: DEFAULT_OFFER_HTTP2,

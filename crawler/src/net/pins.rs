@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::fetch::FetchError;
+use super::fetch_error::FetchError;
 use super::shared::Shared;
 use super::waits::OwnWaits;
 

@@ -199,7 +199,7 @@ pub struct Exchange {
     /// The URL requested.
     pub url: String,
     /// Headers sent, in order, as the client sends them (`User-Agent` and
-    /// `Accept-Encoding: identity` included; hyper adds `Host` and `Content-Length`).
+    /// `Accept-Encoding: identity` included; the client adds `Host` and `Content-Length`).
     pub headers_sent: Vec<(String, String)>,
     /// The body sent (the JSON-RPC message; empty for a GET).
     pub body_sent: String,

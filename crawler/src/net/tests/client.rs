@@ -150,9 +150,9 @@ async fn body_cap_cuts_a_large_stream() {
     assert_eq!((short.body.as_ref(), short.truncated), (&b"hell"[..], true));
 }
 
-/// A head and a body several times hyper's first read buffer (8 KiB) come whole, over the
-/// one connection: a fixed-size read buffer (`http1_read_buf_exact_size`) would cap the head
-/// at its size ("message head is too large"), and real sites send heads of 10 KB and more.
+/// A head and a body several times the client's read size (4 KiB) come whole, over the one
+/// connection: a fixed-size read buffer would cap the head at its size, and real sites send
+/// heads of 10 KB and more.
 #[tokio::test]
 async fn a_head_and_body_larger_than_the_read_buffer_come_whole() {
     let pki = pki();
@@ -581,17 +581,15 @@ async fn in_turn(server: &Server, scheme: &str, opts: NetOptions, count: usize) 
     }
 }
 
-// The crawler's runtime: the pool's task and the site's run on different threads.
+// The crawler's runtime, two threads: with hyper's pool, whose task took a connection back
+// after the answer, about one request in ten opened a second connection (BENCHMARKS.md: 1.96
+// connections a site on nginx); the site's own pool takes it back as the body ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_in_turn_share_one_connection() {
-    // Without the wait for the connection coming back to hyper's pool, about one request in
-    // ten opened a second connection (BENCHMARKS.md: 1.96 connections a site on nginx).
     let pki = pki();
     for (mode, scheme) in [(Mode::TlsH1, "https"), (Mode::Plain, "http")] {
         let server = start(&pki, mode).await;
-        let mut opts = options(&pki);
-        // Ample: the connection comes back in microseconds; a broken wait connects anyway.
-        opts.reuse_grace = Duration::from_secs(30);
+        let opts = options(&pki);
         in_turn(&server, scheme, opts, 100).await;
         assert_eq!(
             server.stats.accepted.load(Ordering::SeqCst),
@@ -605,9 +603,7 @@ async fn requests_in_turn_share_one_connection() {
 async fn requests_at_once_open_their_own_connections_without_waiting() {
     let pki = pki();
     let server = start(&pki, Mode::TlsH1).await;
-    let mut opts = options(&pki);
-    // Would show as a stall far beyond the test's patience if overlapping requests waited.
-    opts.reuse_grace = Duration::from_secs(3600);
+    let opts = options(&pki);
     let net = Net::new(opts).expect("net");
     let site = net.site_client();
     let held = || site.fetch(FetchRequest::get(url(&server, "https", "/hold")));
