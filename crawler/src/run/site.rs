@@ -3,9 +3,13 @@
 //! place among the sites scanned at once is freed (so in-flight work never outruns the writer).
 //! A site its address's share of the waiting room kept out is held in the room instead.
 
+use std::future::Future;
 use std::net::IpAddr;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use mcpcensus_store::inert::terminal_text;
 use mcpcensus_store::{FailureKind, Outcome, Record};
@@ -18,7 +22,7 @@ use super::progress::Counters;
 use super::room::Room;
 use super::seat::Place;
 use super::second_look::{Next, SecondLooks};
-use crate::scan::{Scanned, Scanner, SiteJob};
+use crate::scan::{ScanFuture, Scanned, Scanner, SiteJob};
 
 /// What every site task shares.
 pub(super) struct SiteContext {
@@ -106,17 +110,16 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
     }
 }
 
-/// One scan in its own task, so a panic is caught there and becomes this site's record.
+/// One scan, its panic caught and made this site's record. Polled in the site's own task
+/// rather than a task of its own: a second task a site in flight cost a task cell, a clone of
+/// the job and a join handle (about 1.5 KB each of 5,000 sites, measured with massif).
 async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scanned {
-    let scanner = ctx.scanner.clone();
-    let run_id = ctx.run_id.clone();
-    let job = site.clone();
-    let mut handle = tokio::spawn(async move { scanner.scan(&job, &run_id, place).await });
+    let scan = CatchPanic(Some(ctx.scanner.scan(site, &ctx.run_id, place)));
     tokio::select! {
-        joined = &mut handle => match joined {
+        scanned = scan => match scanned {
             Ok(scanned) => scanned,
-            Err(e) if e.is_panic() => {
-                let text = panic_text(e.into_panic());
+            Err(payload) => {
+                let text = panic_text(payload);
                 tracing::error!(panic = %terminal_text(&text), "a site scan panicked");
                 site.record(
                     &ctx.run_id,
@@ -126,11 +129,31 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scan
                 .with_kind(FailureKind::Internal)
                 .into()
             }
-            Err(_) => cut_record(ctx, site).into(),
         },
-        _ = ctx.cut.cancelled() => {
-            handle.abort();
-            cut_record(ctx, site).into()
+        _ = ctx.cut.cancelled() => cut_record(ctx, site).into(),
+    }
+}
+
+/// A scan whose panic is caught where it is polled; the scan is dropped when it panics and
+/// never polled again.
+struct CatchPanic<'a>(Option<ScanFuture<'a>>);
+
+impl Future for CatchPanic<'_> {
+    type Output = Result<Scanned, Box<dyn std::any::Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let Some(scan) = self.0.as_mut() else {
+            return Poll::Pending;
+        };
+        match std::panic::catch_unwind(AssertUnwindSafe(|| scan.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(scanned)) => Poll::Ready(Ok(scanned)),
+            Err(payload) => {
+                // Dropping a scan that panicked may panic again; that one is caught too.
+                let scan = self.0.take();
+                let _ = std::panic::catch_unwind(AssertUnwindSafe(move || drop(scan)));
+                Poll::Ready(Err(payload))
+            }
         }
     }
 }
