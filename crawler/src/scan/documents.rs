@@ -304,7 +304,9 @@ async fn probe_mcp_path(
                 if let Ok(mut h) = head {
                     h.body.abort();
                 }
-                if let Err(e) = robots_before(site, &next).await {
+                // Boxed: a redirect off the origin is rare, and inline its robots.txt read
+                // would set the size of every site's `/mcp` probe.
+                if let Err(e) = Box::pin(robots_before(site, &next)).await {
                     break (started, Err(e));
                 }
                 followed.push(next.to_string());

@@ -34,8 +34,9 @@ pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchEr
 /// robots section stays the measured origin's (this read is in `requests`).
 pub async fn robots_before_document(site: &mut SiteScan, url: &Url) {
     if site.robots_to_read(&origin_key(url)) {
-        // A failure here is the document's own: its GET meets it.
-        let _ = read_robots(site, url, false).await;
+        // A failure here is the document's own: its GET meets it. Boxed: rare (another
+        // origin's document), and inline it would set the size of every document fetch.
+        let _ = Box::pin(read_robots(site, url, false)).await;
     }
 }
 
