@@ -144,8 +144,18 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scan
 }
 
 /// A scan whose panic is caught where it is polled; the scan is dropped when it panics and
-/// never polled again.
+/// never polled again. A panic while it is dropped (the run cut short) is caught too, as the
+/// scan's own task once caught it.
 struct CatchPanic<'a>(Option<ScanFuture<'a>>);
+
+impl Drop for CatchPanic<'_> {
+    fn drop(&mut self) {
+        let scan = self.0.take();
+        if std::panic::catch_unwind(AssertUnwindSafe(move || drop(scan))).is_err() {
+            tracing::error!("a site scan panicked while it was dropped");
+        }
+    }
+}
 
 impl Future for CatchPanic<'_> {
     type Output = Result<Scanned, Box<dyn std::any::Any + Send>>;
@@ -183,5 +193,48 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
             Ok(s) => (*s).to_owned(),
             Err(_) => "(no message)".to_owned(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    use super::CatchPanic;
+    use crate::scan::Scanned;
+
+    /// Panics when dropped.
+    struct PanicsOnDrop;
+
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("dropped");
+        }
+    }
+
+    #[test]
+    fn a_scan_that_panics_when_dropped_is_caught() {
+        let scan: crate::scan::ScanFuture<'static> = Box::pin(async {
+            let _guard = PanicsOnDrop;
+            std::future::pending::<Scanned>().await
+        });
+        let mut cx = Context::from_waker(Waker::noop());
+        {
+            let mut caught = pin!(CatchPanic(Some(scan)));
+            assert!(caught.as_mut().poll(&mut cx).is_pending());
+            // Dropped here, as the run's cut drops it: the guard's panic stays inside.
+        }
+        let scan: crate::scan::ScanFuture<'static> = Box::pin(async { panic!("polled") });
+        let mut caught = pin!(CatchPanic(Some(scan)));
+        match caught.as_mut().poll(&mut cx) {
+            Poll::Ready(Err(payload)) => {
+                assert_eq!(payload.downcast_ref::<&str>(), Some(&"polled"));
+            }
+            _ => panic!("the scan's panic was not caught"),
+        }
+        // Never polled again after its panic.
+        assert!(caught.as_mut().poll(&mut cx).is_pending());
     }
 }
