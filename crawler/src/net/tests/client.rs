@@ -200,7 +200,7 @@ async fn a_read_body_owns_its_bytes_while_the_connection_lives() {
                 "{scheme} {path}: shares a buffer"
             );
         }
-        // The connection is alive (one, reused), holding its read buffer the while.
+        // One connection, reused, while the bodies read from it are held: they own their bytes.
         assert_eq!(server.stats.accepted.load(Ordering::SeqCst), 1, "{scheme}");
         drop(site);
     }
