@@ -180,12 +180,15 @@ impl SiteClient {
     /// True when `url`'s origin has no robots.txt rules set or they allow a GET of it.
     pub fn robots_allow(&self, url: &url::Url) -> bool {
         self.robots_for(url)
-            .is_none_or(|r| r.allows(&path_and_query(url)))
+            .is_none_or(|r| r.allows(path_and_query(url)))
     }
 
     fn robots_for(&self, url: &url::Url) -> Option<Arc<RobotsRules>> {
-        let key = super::names::origin_key(url);
-        self.robots_map().get(&key).cloned()
+        let robots = self.robots_map();
+        if robots.is_empty() {
+            return None;
+        }
+        robots.get(&super::names::origin_key(url)).cloned()
     }
 
     fn robots_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RobotsRules>>> {
@@ -238,50 +241,55 @@ impl SiteClient {
         // the request's timeout and its elapsed time leave them out.
         let waited_before = self.waits.total();
         let waited = || self.waits.total().saturating_sub(waited_before);
-        let url_text = req.url.to_string();
+        let mut url = req.url;
+        // Credentials in a URL are never sent, nor quoted (removing them cannot fail for
+        // http(s) URLs); nor is a fragment.
+        url.set_fragment(None);
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
         let invalid = |reason| FetchError::InvalidUrl {
-            url: url_text.clone(),
+            url: url.to_string(),
             reason,
         };
-        if !matches!(req.url.scheme(), "http" | "https") {
+        if !matches!(url.scheme(), "http" | "https") {
             return Err(invalid("scheme is not http or https"));
         }
         // One name per host for every decision below (opt-out, pin, politeness, pauses): a
         // trailing dot names the same host (`victim.example.` is `victim.example`).
-        let host = match req.url.host() {
-            Some(url::Host::Domain(d)) => super::names::host_key(d).into_owned(),
-            Some(url::Host::Ipv4(ip)) => ip.to_string(),
-            Some(url::Host::Ipv6(ip)) => ip.to_string(),
+        let host = match url.host() {
+            Some(url::Host::Domain(d)) => super::names::host_key(d),
+            Some(url::Host::Ipv4(ip)) => ip.to_string().into(),
+            Some(url::Host::Ipv6(ip)) => ip.to_string().into(),
             None => return Err(invalid("no host")),
         };
         // Checked here, where every request is made, so no path can reach an opted-out host.
         if let Some(listed) = self.shared.opt_out.covering(&host) {
             return Err(FetchError::OptedOut {
-                host,
+                host: host.into_owned(),
                 listed: listed.to_owned(),
             });
         }
-        let robots = self.robots_for(&req.url);
+        let robots = self.robots_for(&url);
         if req.method == http::Method::GET
             && robots
                 .as_ref()
-                .is_some_and(|r| !r.allows(&path_and_query(&req.url)))
+                .is_some_and(|r| !r.allows(path_and_query(&url)))
         {
             return Err(FetchError::Disallowed {
-                url: url_text.clone(),
+                url: url.to_string(),
             });
         }
         let addrs = self
             .pins
             .get_or_pin(&self.shared, &host, &self.waits)
             .await?;
-        let port = req.url.port_or_known_default().unwrap_or(443);
+        let port = url.port_or_known_default().unwrap_or(443);
         // The address this origin's connections use once one is open; before that, the one
         // the connector tries first (it charges another address itself if it moves on).
         let charged = match self.pins.used(&host, port) {
             Some(ip) => ip,
             None => addrs.first().copied().ok_or_else(|| FetchError::Resolve {
-                host: host.clone(),
+                host: host.to_string(),
                 error: super::resolver::ResolveError::NoAddresses,
             })?,
         };
@@ -295,22 +303,17 @@ impl SiteClient {
         self.waits.during(politeness).await;
 
         let pause_on_bare_503 = req.pause_on_bare_503;
-        let mut url = req.url;
-        url.set_fragment(None);
-        // Credentials in a URL are never sent (removing them cannot fail for http(s) URLs).
-        let _ = url.set_username("");
-        let _ = url.set_password(None);
-        let url_text = url.to_string();
+        let url_text = url.as_str();
         let method = req.method;
         let headers = self.headers(req.headers);
         let body = req.body.unwrap_or_default();
         let deadline = started + req.timeout + waited();
-        let key = ConnKey::new(&host, port, url.scheme() == "https");
-        let exchange = self.exchange(&key, &url, &url_text, method, headers, body);
+        let key = self.pool.key(&host, port, url.scheme() == "https");
+        let exchange = self.exchange(&key, &url, url_text, method, headers, body);
         let answer = match self.waits.deadline(deadline, exchange).await {
             None => {
                 return Err(FetchError::Timeout {
-                    url: url_text,
+                    url: url.into(),
                     phase: TimeoutPhase::Headers,
                 })
             }
@@ -335,7 +338,7 @@ impl SiteClient {
             elapsed: started.elapsed().saturating_sub(waited),
             address: answer.address,
             http_version: answer.version,
-            body: BodyReader::new(answer.body, req.body_cap, deadline, url_text),
+            body: BodyReader::new(answer.body, req.body_cap, deadline, url.into()),
         })
     }
 
@@ -348,7 +351,7 @@ impl SiteClient {
         url: &url::Url,
         url_text: &str,
         method: http::Method,
-        headers: HeaderMap,
+        headers: Vec<(HeaderName, HeaderValue)>,
         body: Bytes,
     ) -> Result<Answer, FetchError> {
         let origin = || format!("{}://{}", url.scheme(), url.host_str().unwrap_or_default());
@@ -413,30 +416,36 @@ impl SiteClient {
     /// client drops, then `User-Agent` and `Accept-Encoding` (the client adds `Host` and, for a
     /// body, `Content-Length`). For `mcpcensus check --explain`.
     pub fn outgoing_headers(&self, given: &[(HeaderName, HeaderValue)]) -> HeaderMap {
-        self.headers(given.to_vec())
+        header_map(self.headers(given.to_vec()))
     }
 
-    fn headers(&self, given: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
-        let mut headers = HeaderMap::with_capacity(given.len() + 2);
-        for (name, value) in given {
-            if DROPPED_HEADERS.contains(&name) {
+    /// In a list, not a map: HTTP/1.1 writes them in turn (only HTTP/2 needs the map).
+    fn headers(&self, mut given: Vec<(HeaderName, HeaderValue)>) -> Vec<(HeaderName, HeaderValue)> {
+        given.retain(|(name, _)| {
+            let dropped = DROPPED_HEADERS.contains(name);
+            if dropped {
                 tracing::debug!(header = %name, "dropped a header the crawler never sends");
-                continue;
             }
-            headers.append(name, value);
-        }
-        headers.insert(USER_AGENT, self.shared.user_agent.clone());
-        headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
-        headers
+            !dropped
+        });
+        given.push((USER_AGENT, self.shared.user_agent.clone()));
+        given.push((ACCEPT_ENCODING, HeaderValue::from_static("identity")));
+        given
     }
 }
 
-/// The path and query robots.txt rules are matched against.
-fn path_and_query(url: &url::Url) -> String {
-    match url.query() {
-        Some(q) => format!("{}?{q}", url.path()),
-        None => url.path().to_owned(),
+/// The request's headers as HTTP/2 (and `check --explain`) take them.
+fn header_map(headers: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
+    let mut map = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        map.append(name, value);
     }
+    map
+}
+
+/// The path and query robots.txt rules are matched against (`/path?query`).
+fn path_and_query(url: &url::Url) -> &str {
+    &url[url::Position::BeforePath..url::Position::AfterQuery]
 }
 
 /// An answer's head and its body's source.
@@ -468,7 +477,7 @@ async fn send_h2(
     mut h2: H2,
     url: &str,
     method: http::Method,
-    headers: HeaderMap,
+    headers: Vec<(HeaderName, HeaderValue)>,
     body: Bytes,
 ) -> Result<Answer, FetchError> {
     let uri: Uri = url.parse().map_err(|_| FetchError::InvalidUrl {
@@ -478,7 +487,7 @@ async fn send_h2(
     let mut request = http::Request::new(Full::new(body));
     *request.method_mut() = method;
     *request.uri_mut() = uri;
-    *request.headers_mut() = headers;
+    *request.headers_mut() = header_map(headers);
     h2.sender.ready().await.map_err(|err| classify(&err, url))?;
     let response = h2
         .sender

@@ -89,9 +89,16 @@ pub(crate) async fn exchange(
     io.readable().await.map_err(unanswered)?;
     let mut buf = Vec::with_capacity(READ_SIZE);
     let mut answered = false;
+    let mut scan = HeadScan::default();
     loop {
-        if let Some((head, len)) = h1::parse_head(&buf)? {
+        let parsed = if scan.worth_parsing(&buf) {
+            h1::parse_head(&buf)?
+        } else {
+            None
+        };
+        if let Some((head, len)) = parsed {
             buf.drain(..len);
+            scan = HeadScan::default();
             if head.status.is_informational() && head.status.as_u16() != 101 {
                 continue;
             }
@@ -115,6 +122,29 @@ pub(crate) async fn exchange(
             });
         }
         answered = true;
+    }
+}
+
+/// When a head read so far is worth parsing again. A head can only become complete, or newly
+/// malformed past its first line, once a line has ended; so it is parsed when a read brought a
+/// line end (at most one parse a header field: past [`h1::MAX_HEADERS`] it fails), while it
+/// is still short (a status line that is not HTTP fails at its first bytes, as before), and at
+/// the cap. Parsed on every read instead, a head trickled a byte at a time costs a parse of
+/// up to [`h1::MAX_HEAD`] bytes for each byte: seconds of CPU for one hostile answer.
+#[derive(Debug, Default)]
+pub(crate) struct HeadScan {
+    /// The bytes already looked at for a line end.
+    seen: usize,
+}
+
+/// Heads this short are parsed on every read.
+const SHORT_HEAD: usize = 1024;
+
+impl HeadScan {
+    pub(crate) fn worth_parsing(&mut self, buf: &[u8]) -> bool {
+        let fresh = buf.get(self.seen..).unwrap_or_default();
+        self.seen = buf.len();
+        buf.len() <= SHORT_HEAD || buf.len() >= h1::MAX_HEAD || fresh.contains(&b'\n')
     }
 }
 
@@ -344,5 +374,60 @@ impl H1Body {
                 },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `head` a byte a read, as a hostile server trickles it; returns how many reads
+    /// would parse it and whether the last (the one completing it) did.
+    fn parses_of(head: &[u8]) -> (usize, bool) {
+        let mut scan = HeadScan::default();
+        let mut parses = 0;
+        let mut last = false;
+        for end in 1..=head.len() {
+            last = scan.worth_parsing(&head[..end]);
+            parses += usize::from(last);
+        }
+        (parses, last)
+    }
+
+    #[test]
+    fn a_trickled_head_is_parsed_once_a_line_not_once_a_byte() {
+        let field = format!("X-Pad: {}\r\n", "p".repeat(500));
+        let head = format!("HTTP/1.1 200 OK\r\n{}\r\n", field.repeat(100));
+        let (parses, last) = parses_of(head.as_bytes());
+        assert!(last, "the read that ends the head parses it");
+        // The first KiB byte by byte, then one a line: ~1,100, not the head's 50,000 bytes.
+        assert!(
+            parses <= SHORT_HEAD + 102,
+            "{parses} parses of {} bytes",
+            head.len()
+        );
+        let parsed = h1::parse_head(head.as_bytes())
+            .expect("valid")
+            .expect("whole");
+        assert_eq!(parsed.0.headers.get_all("x-pad").iter().count(), 100);
+    }
+
+    #[test]
+    fn a_head_that_is_not_http_is_still_parsed_at_its_first_bytes() {
+        let mut scan = HeadScan::default();
+        for end in 1..=8 {
+            let garbage = &b"SSH-2.0-x"[..end];
+            assert!(scan.worth_parsing(garbage));
+        }
+        assert_eq!(
+            h1::parse_head(b"SSH-2.0").map(|p| p.is_some()),
+            Err(WireError::MalformedHead)
+        );
+        // And past the short head, a read at the cap parses (it is too long).
+        let mut scan = HeadScan::default();
+        let long = vec![b'a'; h1::MAX_HEAD];
+        assert!(!scan.worth_parsing(&long[..SHORT_HEAD + 1]));
+        assert!(!scan.worth_parsing(&long[..SHORT_HEAD + 2]));
+        assert!(scan.worth_parsing(&long));
     }
 }

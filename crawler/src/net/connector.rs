@@ -58,7 +58,7 @@ impl Connector {
         key: &ConnKey,
         origin: &str,
     ) -> Result<NetStream, FetchError> {
-        let host = key.host.as_str();
+        let host = &*key.host;
         let port = key.port;
         let addrs = self
             .pins

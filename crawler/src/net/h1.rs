@@ -48,9 +48,10 @@ impl std::fmt::Display for WireError {
 pub(crate) fn encode_request(
     method: &Method,
     url: &url::Url,
-    headers: &HeaderMap,
+    headers: &[(HeaderName, HeaderValue)],
     body: &[u8],
 ) -> Vec<u8> {
+    use std::io::Write;
     let mut out = Vec::with_capacity(256 + body.len());
     out.extend_from_slice(method.as_str().as_bytes());
     out.push(b' ');
@@ -62,7 +63,7 @@ pub(crate) fn encode_request(
     out.extend_from_slice(b" HTTP/1.1\r\nhost: ");
     out.extend_from_slice(url.host_str().unwrap_or_default().as_bytes());
     if let Some(port) = url.port() {
-        out.extend_from_slice(format!(":{port}").as_bytes());
+        let _ = write!(out, ":{port}"); // writing to a Vec cannot fail
     }
     out.extend_from_slice(b"\r\n");
     for (name, value) in headers {
@@ -75,7 +76,7 @@ pub(crate) fn encode_request(
         out.extend_from_slice(b"\r\n");
     }
     if !body.is_empty() || matches!(*method, Method::POST | Method::PUT | Method::PATCH) {
-        out.extend_from_slice(format!("content-length: {}\r\n", body.len()).as_bytes());
+        let _ = write!(out, "content-length: {}\r\n", body.len());
     }
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(body);
@@ -112,11 +113,24 @@ pub(crate) fn parse_head(buf: &[u8]) -> Result<Option<(Head, usize)>, WireError>
         .code
         .and_then(|code| StatusCode::from_u16(code).ok())
         .ok_or(WireError::MalformedHead)?;
+    // The values share one copy of the head rather than each being copied on its own.
+    let shared = bytes::Bytes::copy_from_slice(&buf[..len]);
+    let start = buf.as_ptr() as usize;
     let mut headers = HeaderMap::with_capacity(response.headers.len());
     for field in response.headers.iter() {
         let name =
             HeaderName::from_bytes(field.name.as_bytes()).map_err(|_| WireError::MalformedHead)?;
-        let value = HeaderValue::from_bytes(field.value).map_err(|_| WireError::MalformedHead)?;
+        // httparse's values are slices of `buf`: the same bytes in the copy (an empty value
+        // may point anywhere, so it is checked, not assumed).
+        let within = (field.value.as_ptr() as usize)
+            .checked_sub(start)
+            .map(|at| at..at + field.value.len())
+            .filter(|range| range.end <= shared.len());
+        let value = match within {
+            Some(range) => HeaderValue::from_maybe_shared(shared.slice(range)),
+            None => HeaderValue::from_bytes(field.value),
+        }
+        .map_err(|_| WireError::MalformedHead)?;
         headers.append(name, value);
     }
     Ok(Some((
@@ -321,9 +335,10 @@ mod tests {
     #[test]
     fn a_request_is_origin_form_with_host_and_length() {
         let url = url::Url::parse("https://a.test:8443/p/q?x=1#frag").expect("url");
-        let mut headers = HeaderMap::new();
-        headers.insert("accept", HeaderValue::from_static("text/html"));
-        headers.insert("content-length", HeaderValue::from_static("99"));
+        let headers = [
+            (http::header::ACCEPT, HeaderValue::from_static("text/html")),
+            (CONTENT_LENGTH, HeaderValue::from_static("99")),
+        ];
         let bytes = encode_request(&Method::POST, &url, &headers, b"{}");
         assert_eq!(
             String::from_utf8(bytes).expect("text"),
@@ -333,7 +348,7 @@ mod tests {
         let get = encode_request(
             &Method::GET,
             &url::Url::parse("http://[::1]/").expect("url"),
-            &HeaderMap::new(),
+            &[],
             b"",
         );
         assert_eq!(get, b"GET / HTTP/1.1\r\nhost: [::1]\r\n\r\n");

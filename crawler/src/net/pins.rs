@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::fetch_error::FetchError;
+use super::names::host_key;
 use super::shared::Shared;
 use super::waits::OwnWaits;
 
@@ -13,9 +14,10 @@ use super::waits::OwnWaits;
 #[derive(Debug)]
 pub(crate) struct Pins {
     hosts: Mutex<HashMap<String, Arc<[IpAddr]>>>,
-    /// (host, port) → the address its last connection went to, so the per-IP rate is
-    /// charged to the address requests actually reach.
-    used: Mutex<HashMap<(String, u16), IpAddr>>,
+    /// Host → (port, the address its last connection went to), so the per-IP rate is charged
+    /// to the address requests actually reach. Keyed by host alone so a request looks it up
+    /// without building a key.
+    used: Mutex<HashMap<String, Vec<(u16, IpAddr)>>>,
     limit: usize,
 }
 
@@ -31,13 +33,25 @@ impl Pins {
     /// The address the host's connections on `port` go to, once one was opened.
     pub(crate) fn used(&self, host: &str, port: u16) -> Option<IpAddr> {
         let used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
-        used.get(&(host.to_ascii_lowercase(), port)).copied()
+        let ports = used.get(&*host_key(host))?;
+        ports.iter().find(|(p, _)| *p == port).map(|(_, ip)| *ip)
     }
 
     /// Notes the address a new connection went to; returns the one noted before.
     pub(crate) fn note_used(&self, host: &str, port: u16, ip: IpAddr) -> Option<IpAddr> {
         let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
-        used.insert((host.to_ascii_lowercase(), port), ip)
+        let host = host_key(host);
+        let ports = match used.get_mut(&*host) {
+            Some(ports) => ports,
+            None => used.entry(host.into_owned()).or_default(),
+        };
+        match ports.iter_mut().find(|(p, _)| *p == port) {
+            Some((_, noted)) => Some(std::mem::replace(noted, ip)),
+            None => {
+                ports.push((port, ip));
+                None
+            }
+        }
     }
 
     /// The host's allowed addresses, resolving and guarding them on first use. Errors when
@@ -48,10 +62,10 @@ impl Pins {
         host: &str,
         waits: &OwnWaits,
     ) -> Result<Arc<[IpAddr]>, FetchError> {
-        let key = host.to_ascii_lowercase();
-        if let Some(addrs) = self.lock().get(&key) {
+        if let Some(addrs) = self.lock().get(&*host_key(host)) {
             return Ok(addrs.clone());
         }
+        let key = host_key(host).into_owned();
         let resolved = shared
             .resolver
             .resolve_for(&key, waits)

@@ -52,6 +52,15 @@ impl Pool {
         }
     }
 
+    /// The key of `host`, `port`, `tls`: one the pool holds already (its name shared), or new.
+    pub(crate) fn key(&self, host: &str, port: u16, tls: bool) -> ConnKey {
+        let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        match idle.keys().find(|key| key.is(host, port, tls)) {
+            Some(key) => key.clone(),
+            None => ConnKey::new(host, port, tls),
+        }
+    }
+
     /// The most recently returned idle connection to `key` that is still open and quiet.
     pub(crate) fn take_h1(&self, key: &ConnKey) -> Option<NetStream> {
         let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
