@@ -11,7 +11,9 @@
 # BENCH_BASE="BINARY..." adds a row for each other crawler binary (a kept earlier build, a
 # build with other features), named by its file name;
 # BENCH_OTHERS names the other tools to run (default "sdk curl h2load"; h2load-all: h2load
-# with the crawler's twelve GETs of a site without MCP, not the survey's seven); BENCH_ROUNDS=N runs
+# with the crawler's twelve GETs of a site without MCP, not the survey's seven; h2load-paced:
+# those twelve at BENCH_H2LOAD_RPS a second a connection, default 2, the crawler's default
+# per-host rate, so both spend the same idle time between requests); BENCH_ROUNDS=N runs
 # them all N times in turn (default 1), each row then the sum of its rounds (peak RSS the
 # largest), so a machine's load changing over the run falls on every tool alike;
 # BENCH_CRAWL_FLAGS adds crawl flags (e.g. "--per-host-rps 1000 --per-host-burst 16" to lift
@@ -95,8 +97,10 @@ curls() {
   xargs -P "$concurrency" -n 1 "$top/scripts/bench/curl_site.sh" "$ca" "$ips" < "$work/curl-list.txt" \
     | grep -c found || true
 }
-# h2 [all]: the survey's seven discovery GETs, or with `all` the twelve the crawler sends to a
-# site without MCP (robots.txt, the surface documents too), so the two do the same work.
+# h2 [all [RPS]]: the survey's seven discovery GETs, or with `all` the twelve the crawler sends
+# to a site without MCP (robots.txt, the surface documents too), so the two do the same work;
+# with RPS, each connection sends that many requests a second (h2load's --rps), as the
+# crawler's per-host rate spaces a site's requests.
 h2() {
   local paths=(/ /.well-known/mcp/server-card.json /.well-known/mcp.json
     /.well-known/mcp-server-card.json /.well-known/mcp/server-card /.well-known/ai-catalog.json /mcp)
@@ -110,8 +114,10 @@ h2() {
   # One client a site: each opens its own TLS connection and sends the GETs in turn, over
   # HTTP/1.1 like the crawler (BENCH_H2LOAD_FLAGS="" lets it choose HTTP/2).
   # shellcheck disable=SC2086 # a word list
+  local rps=()
+  if [ -n "${2:-}" ]; then rps=(--rps "$2"); fi
   h2load -n $((sites * ${#paths[@]})) -c "$sites" -m 1 -t 1 --connect-to "127.0.10.2:$port" \
-    ${BENCH_H2LOAD_FLAGS---h1} -i "$work/uris.txt" > "$work/h2load.log" 2>&1
+    ${BENCH_H2LOAD_FLAGS---h1} "${rps[@]}" -i "$work/uris.txt" > "$work/h2load.log" 2>&1
   grep -E "^requests:|^finished in|^Application protocol" "$work/h2load.log" >&2
   echo 0
 }
@@ -130,7 +136,8 @@ for _ in $(seq "${BENCH_ROUNDS:-1}"); do
       curl) measure curl "$curl_sites" "$curl_present" curls ;;
       h2load) measure h2load "$sites" 0 h2 ;;
       h2load-all) measure h2load-all "$sites" 0 h2 all ;;
-      *) echo "BENCH_OTHERS: sdk, curl, h2load or h2load-all, not $other"; exit 2 ;;
+      h2load-paced) measure h2load-paced "$sites" 0 h2 all "${BENCH_H2LOAD_RPS:-2}" ;;
+      *) echo "BENCH_OTHERS: sdk, curl, h2load, h2load-all or h2load-paced, not $other"; exit 2 ;;
     esac
   done
 done
@@ -154,5 +161,5 @@ c = rows["crawler"]
 for other, o in rows.items():
     if other == "crawler":
         continue
-    print(f"ratio {other}/crawler: CPU per site {o[1] / c[1]:.1f}x, crawler sites/s / {other} sites/s {c[0] / o[0]:.2f}")
+    print(f"ratio {other}/crawler: CPU per site {o[1] / c[1]:.2f}x, crawler sites/s / {other} sites/s {c[0] / o[0]:.2f}")
 PY

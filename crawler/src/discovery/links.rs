@@ -104,7 +104,7 @@ pub fn links_from_html(body: &[u8], page: &Url) -> Vec<FoundLink> {
     // `<base` (ASCII case-insensitive): once the tokenizer has seen as many of those tags as
     // the bytes hold, nothing further can matter, so tokenizing stops there (at once for a
     // page without any).
-    let mut pending = openings(body, b"<link") + openings(body, b"<base");
+    let mut pending = openings(body);
     if pending == 0 {
         return Vec::new();
     }
@@ -153,11 +153,15 @@ pub fn links_from_html(body: &[u8], page: &Url) -> Vec<FoundLink> {
     found
 }
 
-/// How often `needle` (lower-case ASCII) occurs in `haystack`, ignoring ASCII case.
-fn openings(haystack: &[u8], needle: &[u8]) -> usize {
-    haystack
-        .windows(needle.len())
-        .filter(|window| window.eq_ignore_ascii_case(needle))
+/// How many `<link` and `<base` (ASCII case ignored) `haystack` holds. Found from each `<`
+/// (memchr's vector search): comparing a window at every byte cost a few percent of a crawl.
+fn openings(haystack: &[u8]) -> usize {
+    memchr::memchr_iter(b'<', haystack)
+        .filter(|&at| {
+            haystack.get(at + 1..at + 5).is_some_and(|name| {
+                name.eq_ignore_ascii_case(b"link") || name.eq_ignore_ascii_case(b"base")
+            })
+        })
         .count()
 }
 
@@ -326,5 +330,21 @@ impl Cursor<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::openings;
+
+    #[test]
+    fn openings_count_link_and_base_tags_in_any_case() {
+        assert_eq!(openings(b""), 0);
+        assert_eq!(openings(b"<a href=x><p>links and bases</p>"), 0);
+        assert_eq!(openings(b"<LINK rel=mcp><Base href=/><link"), 3);
+        assert_eq!(openings(b"<<link<<base"), 2);
+        // Cut short at the end of the bytes: not a tag yet.
+        assert_eq!(openings(b"<lin"), 0);
+        assert_eq!(openings(b"x<linkx<basex<bas"), 2);
     }
 }
