@@ -228,7 +228,10 @@ impl SiteClient {
     /// Sends the request and returns as soon as the response head arrives; the body is read
     /// on demand through [`FetchHead::body`] (or dropped unread).
     pub async fn fetch_head(&self, req: FetchRequest) -> Result<FetchHead, FetchError> {
-        let result = self.send(req).await;
+        // Boxed: each layer above (the fetch, the scan's GET, the document's reader) would
+        // otherwise hold the request's whole state inline and copy it as it is awaited: KBs
+        // moved each request, and as many bytes for each site in flight at every layer.
+        let result = Box::pin(self.send(req)).await;
         if let Some(resource) = result.as_ref().err().and_then(FetchError::local_resource) {
             let _ = self.local.set(resource);
         }

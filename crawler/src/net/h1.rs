@@ -52,7 +52,12 @@ pub(crate) fn encode_request(
     body: &[u8],
 ) -> Vec<u8> {
     use std::io::Write;
-    let mut out = Vec::with_capacity(256 + body.len());
+    // Sized for the whole request at once (the User-Agent alone is ~150 bytes).
+    let fields: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    let mut out = Vec::with_capacity(96 + url.as_str().len() + fields + body.len());
     out.extend_from_slice(method.as_str().as_bytes());
     out.push(b' ');
     out.extend_from_slice(url.path().as_bytes());

@@ -426,7 +426,9 @@ impl SiteScan {
         if document {
             req = req.bare_503_is_answer();
         }
-        let result = self.client.fetch(req).await;
+        // Boxed, as the client boxes its own part: every document reader above awaits this,
+        // and inline each would hold and copy the fetch's whole state.
+        let result = Box::pin(self.client.fetch(req)).await;
         match &result {
             Ok(r) => {
                 entry.answered(r.status, &r.headers);
