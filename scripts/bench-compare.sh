@@ -114,9 +114,9 @@ h2() {
   done > "$work/uris.txt"
   # One client a site: each opens its own TLS connection and sends the GETs in turn, over
   # HTTP/1.1 like the crawler (BENCH_H2LOAD_FLAGS="" lets it choose HTTP/2).
-  # shellcheck disable=SC2086 # a word list
   local rps=()
   if [ -n "${2:-}" ]; then rps=(--rps "$2"); fi
+  # shellcheck disable=SC2086 # a word list
   h2load -n $((sites * ${#paths[@]})) -c "$sites" -m 1 -t 1 --connect-to "127.0.10.2:$port" \
     ${BENCH_H2LOAD_FLAGS---h1} "${rps[@]}" -i "$work/uris.txt" > "$work/h2load.log" 2>&1
   grep -E "^requests:|^finished in|^Application protocol" "$work/h2load.log" >&2
