@@ -16,6 +16,12 @@ targets=${FUZZ_TARGETS:-$(cargo +nightly fuzz list)}
 cargo +nightly fuzz build "${flags[@]}"
 for target in $targets; do
   mkdir -p "corpus/$target"
+  if [ "$target" = h1_answer ]; then
+    # Seeds: the differential test's wire corpus, each as a GET's answer (first byte 0).
+    for f in ../crawler/tests/wire-corpus/*.http; do
+      { printf '\0'; cat "$f"; } > "corpus/$target/seed-$(basename "$f" .http)"
+    done
+  fi
   log=$(mktemp)
   if ! cargo +nightly fuzz run "${flags[@]}" "$target" "corpus/$target" -- \
       -max_total_time="$seconds" -rss_limit_mb=1024 -timeout=10 -max_len=262144 \

@@ -197,6 +197,15 @@ async fn serve_conn(
                 crate::h2fault::serve(tls, fault).await;
                 return;
             }
+            let raw = info
+                .sni
+                .as_deref()
+                .and_then(|name| shared.registry.site(&normalize_host(name)))
+                .and_then(|site| site.raw_mode());
+            if let Some(raw) = raw {
+                crate::raw::serve(tls, &raw).await;
+                return;
+            }
             serve_http(&shared, TokioIo::new(tls), info).await;
         }
         Ok(Err(e)) => {
@@ -231,7 +240,16 @@ async fn handshake(
         .server_name()
         .and_then(|name| shared.registry.site(&normalize_host(name)))
         .map_or(TlsFault::None, |site| site.tls_fault_mode());
-    let accept = start.into_stream(shared.tls.config().clone());
+    let site = start
+        .client_hello()
+        .server_name()
+        .and_then(|name| shared.registry.site(&normalize_host(name)));
+    let config = match site.and_then(|site| site.raw_mode()) {
+        Some(raw) => crate::raw::server_config(&raw, shared.tls.config())
+            .map_err(std::io::Error::other)?,
+        None => shared.tls.config().clone(),
+    };
+    let accept = start.into_stream(config);
     let broken = || std::io::Error::other("handshake broken by the site's TLS fault");
     match fault {
         TlsFault::None => accept.await,

@@ -1,8 +1,10 @@
 //! A virtual site: a hostname, where it lives, how it serves, and what it answers per path.
 
 use std::net::Ipv4Addr;
+use std::sync::Arc;
 
 use crate::h2fault::H2Fault;
+use crate::raw::RawHttp;
 use crate::reply::Reply;
 use crate::Error;
 
@@ -104,6 +106,7 @@ pub struct Site {
     routes: Vec<Route>,
     default: Reply,
     h2_fault: Option<H2Fault>,
+    raw: Option<Arc<RawHttp>>,
 }
 
 impl std::fmt::Debug for Site {
@@ -137,6 +140,7 @@ impl Site {
             routes: Vec::new(),
             default: Reply::not_found(),
             h2_fault: None,
+            raw: None,
         }
     }
 
@@ -160,6 +164,18 @@ impl Site {
     }
 
     /// The HTTP/2 fault the site's connections show, if any.
+    /// Answers every request with hand-written bytes (`raw.rs`) instead of its routes, over
+    /// the TLS version `raw` names, HTTP/1.1 only.
+    pub fn raw_http(mut self, raw: RawHttp) -> Self {
+        self.raw = Some(Arc::new(raw));
+        self
+    }
+
+    /// The site's raw behaviour, when it has one.
+    pub fn raw_mode(&self) -> Option<Arc<RawHttp>> {
+        self.raw.clone()
+    }
+
     pub fn h2_fault_mode(&self) -> Option<H2Fault> {
         self.h2_fault
     }

@@ -29,6 +29,8 @@ pub struct BodyReader {
     cap: usize,
     read: usize,
     truncated: bool,
+    /// The body ended at a TLS close without close_notify (see [`BodyReader::closed_without_notify`]).
+    unclean_end: bool,
     deadline: Instant,
     url: String,
 }
@@ -40,6 +42,7 @@ impl BodyReader {
             cap,
             read: 0,
             truncated: false,
+            unclean_end: false,
             deadline,
             url,
         }
@@ -74,6 +77,9 @@ impl BodyReader {
                     });
                 }
                 Some(Ok(None)) => {
+                    if let Source::H1(h1) = body {
+                        self.unclean_end = h1.closed_without_notify();
+                    }
                     self.end();
                     return Ok(None);
                 }
@@ -130,6 +136,12 @@ impl BodyReader {
     /// True once the server sent more than the cap.
     pub fn truncated(&self) -> bool {
         self.truncated
+    }
+
+    /// True when the body ended where the server closed a TLS connection without its
+    /// close_notify: read as the end, as browsers do, though it may have been cut short.
+    pub fn closed_without_notify(&self) -> bool {
+        self.unclean_end
     }
 
     /// Body bytes handed out so far.

@@ -14,23 +14,22 @@ use bytes::Bytes;
 use http::header::{
     ACCEPT_ENCODING, AUTHORIZATION, COOKIE, HOST, ORIGIN, PROXY_AUTHORIZATION, USER_AGENT,
 };
-use http::{HeaderMap, HeaderName, HeaderValue, Uri};
-use http_body_util::Full;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use http::{HeaderMap, HeaderName, HeaderValue};
 use mcpcensus_store::inert::terminal_text;
 use tokio::time::Instant;
 
 use super::body::{BodyReader, Source};
 use super::conn::{self, ExchangeError, Home};
-use super::connector::{Connector, NetStream};
+use super::connector::Connector;
 use super::error::NetError;
+use super::h2::{handshake_h2, send_h2};
 use super::fetch::{FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase};
 use super::guard::Guard;
 use super::h1;
 use super::local::LocalResource;
 use super::options::NetOptions;
 use super::pins::Pins;
-use super::pool::{ConnKey, Pool, H2};
+use super::pool::{ConnKey, Pool};
 use super::resolver::{ResolveError, Resolver};
 use super::retry_after::{pauses_host, retry_after};
 use super::robots::RobotsRules;
@@ -172,9 +171,9 @@ impl SiteClient {
     }
 
     /// From now on, GETs to `origin` follow `rules` (and its Crawl-delay spaces them).
-    pub fn set_robots(&self, origin: &url::Url, rules: RobotsRules) {
+    pub fn set_robots(&self, origin: &url::Url, rules: impl Into<Arc<RobotsRules>>) {
         self.robots_map()
-            .insert(super::names::origin_key(origin), Arc::new(rules));
+            .insert(super::names::origin_key(origin), rules.into());
     }
 
     /// True when `url`'s origin has no robots.txt rules set or they allow a GET of it.
@@ -205,6 +204,7 @@ impl SiteClient {
             headers: head.headers,
             body,
             truncated,
+            closed_without_notify: head.body.closed_without_notify(),
             elapsed: head.elapsed + body_started.elapsed(),
             address: head.address,
             http_version: head.http_version,
@@ -400,6 +400,7 @@ impl SiteClient {
                     tracing::debug!(host = %key.host, "a reused connection had closed: once more");
                 }
                 Err(ExchangeError::Wire(wire)) => {
+                    tracing::debug!(host = %key.host, wire = wire.name(), "broken HTTP/1.1");
                     return Err(FetchError::Protocol {
                         url: url_text.to_owned(),
                         detail: wire.to_string(),
@@ -438,7 +439,7 @@ impl SiteClient {
 }
 
 /// The request's headers as HTTP/2 (and `check --explain`) take them.
-fn header_map(headers: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
+pub(super) fn header_map(headers: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
     let mut map = HeaderMap::with_capacity(headers.len());
     for (name, value) in headers {
         map.append(name, value);
@@ -452,85 +453,10 @@ fn path_and_query(url: &url::Url) -> &str {
 }
 
 /// An answer's head and its body's source.
-struct Answer {
-    status: http::StatusCode,
-    headers: HeaderMap,
-    version: http::Version,
-    address: std::net::SocketAddr,
-    body: Source,
-}
-
-/// Starts HTTP/2 on a connection whose TLS chose it; hyper drives the connection in a task of
-/// its own.
-async fn handshake_h2(io: NetStream, url: &str) -> Result<H2, FetchError> {
-    let peer = io.peer().addr;
-    let (sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
-        .timer(TokioTimer::new())
-        .handshake::<_, Full<Bytes>>(TokioIo::new(io))
-        .await
-        .map_err(|err| classify(&err, url))?;
-    tokio::spawn(async move {
-        // Its end (the server's GOAWAY, a reset) shows in the requests that used it.
-        let _ = connection.await;
-    });
-    Ok(H2 { sender, peer })
-}
-
-async fn send_h2(
-    mut h2: H2,
-    url: &str,
-    method: http::Method,
-    headers: Vec<(HeaderName, HeaderValue)>,
-    body: Bytes,
-) -> Result<Answer, FetchError> {
-    let uri: Uri = url.parse().map_err(|_| FetchError::InvalidUrl {
-        url: url.to_owned(),
-        reason: "not a valid request URI",
-    })?;
-    let mut request = http::Request::new(Full::new(body));
-    *request.method_mut() = method;
-    *request.uri_mut() = uri;
-    *request.headers_mut() = header_map(headers);
-    h2.sender.ready().await.map_err(|err| classify(&err, url))?;
-    let response = h2
-        .sender
-        .send_request(request)
-        .await
-        .map_err(|err| classify(&err, url))?;
-    let (parts, body) = response.into_parts();
-    Ok(Answer {
-        status: parts.status,
-        headers: parts.headers,
-        version: parts.version,
-        address: h2.peer,
-        body: Source::H2(body),
-    })
-}
-
-/// Maps an HTTP/2 error of hyper's to a fetch error; the detail names the causes (h2's name
-/// for a stream's reset code, the I/O error), never text the server sent.
-fn classify(err: &hyper::Error, url: &str) -> FetchError {
-    let url = url.to_owned();
-    let mut detail = err.to_string();
-    let mut io_err = false;
-    let mut next = std::error::Error::source(err);
-    while let Some(cause) = next {
-        detail.push_str(": ");
-        detail.push_str(&cause.to_string());
-        io_err |= cause.is::<std::io::Error>();
-        next = cause.source();
-    }
-    if err.is_timeout() {
-        FetchError::Timeout {
-            url,
-            phase: TimeoutPhase::Headers,
-        }
-    } else if err.is_parse() || err.is_parse_status() || err.is_user() {
-        FetchError::Protocol { url, detail }
-    } else if err.is_incomplete_message() || err.is_closed() || err.is_canceled() || io_err {
-        FetchError::Reset { url, detail }
-    } else {
-        // An HTTP/2 stream or connection error (a reset code, a GOAWAY's reason).
-        FetchError::Protocol { url, detail }
-    }
+pub(super) struct Answer {
+    pub(super) status: http::StatusCode,
+    pub(super) headers: HeaderMap,
+    pub(super) version: http::Version,
+    pub(super) address: std::net::SocketAddr,
+    pub(super) body: Source,
 }

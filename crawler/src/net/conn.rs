@@ -16,7 +16,8 @@ use http::Method;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::connector::NetStream;
-use super::h1::{self, ChunkStep, Chunked, Framing, Head, WireError};
+use super::chunked::{ChunkStep, Chunked};
+use super::h1::{self, Framing, Head, WireError};
 use super::pool::{ConnKey, Pool};
 use std::sync::Arc;
 
@@ -167,6 +168,8 @@ pub(crate) struct H1Body {
     state: State,
     reusable: bool,
     home: Option<Home>,
+    /// A body that ends at the close ended without TLS's close_notify.
+    unclean_end: bool,
 }
 
 impl std::fmt::Debug for H1Body {
@@ -201,6 +204,7 @@ impl H1Body {
             state: State::Length(0),
             reusable,
             home: Some(home),
+            unclean_end: false,
         };
         if matches!(state, State::Done) {
             body.finish();
@@ -219,6 +223,12 @@ impl H1Body {
             State::Done => Some(0),
             _ => None,
         }
+    }
+
+    /// True when the body ended at a close that TLS did not announce (no close_notify): it
+    /// may have been cut short, and nothing on the wire can tell.
+    pub(crate) fn closed_without_notify(&self) -> bool {
+        self.unclean_end
     }
 
     /// The body ended: the connection goes home if it can carry another request.
@@ -347,10 +357,25 @@ impl H1Body {
                     if buffered > 0 {
                         return Ok(Some(self.take(buffered)));
                     }
-                    if !self.fill().await? {
-                        self.reusable = false;
-                        self.finish();
-                        return Ok(None);
+                    match self.fill().await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            self.reusable = false;
+                            self.finish();
+                            return Ok(None);
+                        }
+                        // TLS ended without close_notify: the body may be cut short, but
+                        // browsers and curl take it as the end, and so does the client (the
+                        // answer says so: `closed_without_notify`).
+                        Err(ExchangeError::Io { error, .. })
+                            if error.kind() == io::ErrorKind::UnexpectedEof =>
+                        {
+                            self.unclean_end = true;
+                            self.reusable = false;
+                            self.finish();
+                            return Ok(None);
+                        }
+                        Err(other) => return Err(other),
                     }
                 }
                 State::Chunked(decoder) => match decoder.step(&self.buf[self.pos..])? {

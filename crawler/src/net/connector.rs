@@ -211,6 +211,9 @@ pub(crate) fn interleave(addrs: &[IpAddr], max: usize) -> Vec<IpAddr> {
 enum Io {
     Plain(TcpStream),
     Tls(Box<TlsStream<TcpStream>>),
+    /// An in-memory stream: the wire harness's (fuzzing and the differential test).
+    #[cfg(any(test, feature = "wire-harness"))]
+    Mem(tokio::io::DuplexStream),
 }
 
 /// A connection with the per-IP slot it holds.
@@ -222,6 +225,22 @@ pub(crate) struct NetStream {
 }
 
 impl NetStream {
+    /// A stream over an in-memory pipe, for the wire harness: its peer is `peer`, and the
+    /// permit a connection slot would be.
+    #[cfg(any(test, feature = "wire-harness"))]
+    pub(crate) fn in_memory(
+        io: tokio::io::DuplexStream,
+        peer: SocketAddr,
+        permit: OwnedSemaphorePermit,
+    ) -> Self {
+        Self {
+            io: Io::Mem(io),
+            peer: PeerInfo { addr: peer },
+            h2: false,
+            _permit: permit,
+        }
+    }
+
     /// The peer.
     pub(crate) fn peer(&self) -> PeerInfo {
         self.peer
@@ -237,6 +256,8 @@ impl NetStream {
         match &self.io {
             Io::Plain(s) => s.readable().await,
             Io::Tls(s) => s.get_ref().0.readable().await,
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(_) => Ok(()),
         }
     }
 }
@@ -250,6 +271,8 @@ impl AsyncRead for NetStream {
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_read(cx, buf),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => Pin::new(s).poll_read(cx, buf),
         }
     }
 }
@@ -263,6 +286,8 @@ impl AsyncWrite for NetStream {
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write(cx, buf),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => Pin::new(s).poll_write(cx, buf),
         }
     }
 
@@ -270,6 +295,8 @@ impl AsyncWrite for NetStream {
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_flush(cx),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => Pin::new(s).poll_flush(cx),
         }
     }
 
@@ -277,6 +304,8 @@ impl AsyncWrite for NetStream {
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_shutdown(cx),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => Pin::new(s).poll_shutdown(cx),
         }
     }
 
@@ -288,6 +317,8 @@ impl AsyncWrite for NetStream {
         match &mut self.get_mut().io {
             Io::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
             Io::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => Pin::new(s).poll_write_vectored(cx, bufs),
         }
     }
 
@@ -295,6 +326,8 @@ impl AsyncWrite for NetStream {
         match &self.io {
             Io::Plain(s) => s.is_write_vectored(),
             Io::Tls(s) => s.is_write_vectored(),
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(s) => s.is_write_vectored(),
         }
     }
 }

@@ -103,6 +103,9 @@ pub struct FetchResponse {
     pub body: Bytes,
     /// True when the server sent more than `body_cap` bytes.
     pub truncated: bool,
+    /// True when the body ended at a TLS close without close_notify: taken as its end (as
+    /// browsers do), though it may have been cut short.
+    pub closed_without_notify: bool,
     /// From the start of the request (after politeness waits) to the body's end.
     pub elapsed: Duration,
     /// The peer the connection went to.

@@ -16,6 +16,7 @@
 //! ```
 
 mod body;
+mod chunked;
 mod client;
 mod conn;
 mod connector;
@@ -25,6 +26,10 @@ mod fetch;
 mod fetch_error;
 mod guard;
 mod h1;
+mod h2;
+#[cfg(any(test, feature = "wire-harness"))]
+#[doc(hidden)]
+pub mod harness;
 pub mod json;
 mod local;
 mod names;

@@ -147,6 +147,15 @@ impl Entry {
         self.log.error_kind = Some(kind);
     }
 
+    /// Notes something about a complete answer worth knowing when reading it (no failure:
+    /// no kind is set, so nothing counts it as one).
+    pub fn noted(&mut self, note: &str) {
+        if let Some(ex) = self.exchange.as_mut() {
+            ex.error = Some(note.to_owned());
+        }
+        self.log.error = Some(note.to_owned());
+    }
+
     /// [`Entry::failed`] for a fetch's own error: its words and its kind.
     pub fn fetch_failed(&mut self, error: &FetchError) {
         self.failed(error.failure_kind(), error.to_string());

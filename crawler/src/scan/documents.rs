@@ -35,9 +35,9 @@ pub(super) async fn fetch_documents(
     located: &mut Located,
     doc_cap: usize,
     excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> Result<Discovery, Verdict> {
-    let mut found = Discovery::default();
-    read_home(site, located, &mut found)?;
+    found: &mut Discovery,
+) -> Result<(), Verdict> {
+    read_home(site, located, found)?;
     for row in &SURVEY_DOCUMENTS {
         let Ok(url) = located.origin.join(row.path) else {
             continue;
@@ -52,9 +52,7 @@ pub(super) async fn fetch_documents(
             Reader::Catalog(via) => {
                 // Boxed: the walk's state is the largest of the rows', and inline it would size
                 // the scan future that every site in flight holds for its whole scan.
-                Box::pin(walk_catalogs(
-                    site, url, row, via, doc_cap, located, &mut found,
-                ))
+                Box::pin(walk_catalogs(site, url, row, via, doc_cap, located, found))
                 .await;
             }
             Reader::McpPath => {
@@ -77,7 +75,7 @@ pub(super) async fn fetch_documents(
         let doc = fetch_surface(site, &url, kind, signal, doc_cap, DOCUMENT_TIMEOUT);
         found.surface_docs.push(doc.await);
     }
-    Ok(found)
+    Ok(())
 }
 
 /// An API or agent surface document: counted when it answered 2xx and reads as the document

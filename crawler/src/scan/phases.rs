@@ -147,13 +147,17 @@ impl Context<'_> {
     async fn discover(&self, site: &mut SiteScan, out: &mut Phases) -> Result<Endpoint, Verdict> {
         let started = Instant::now();
         site.set_discovering(true);
-        let found = self.locate_and_fetch(site, out).await;
+        let fetched = self.locate_and_fetch(site, out).await;
         site.set_discovering(false);
         out.timings.discovery_ms = Some(ms(started.elapsed()));
-        let found = found?;
+        if let Err(verdict) = fetched {
+            out.discovery = None;
+            return Err(verdict);
+        }
         if let (true, Some((kind, why))) = (all_disallowed(site), unreachable(site)) {
             // Not the site's opt-out: its robots.txt did not answer, which RFC 9309 reads as
             // complete disallow, so nothing else was asked.
+            out.discovery = None;
             return Err(Verdict::not_measured(
                 kind,
                 format!(
@@ -164,6 +168,7 @@ impl Context<'_> {
         }
         if all_disallowed(site) {
             // Scanned, not skipped: our politeness must not move the denominator of sites scanned.
+            out.discovery = None;
             return Err(Verdict::not_measured(
                 FailureKind::Robots,
                 "not measured: the site's robots.txt disallows every document the survey fetches; \
@@ -172,13 +177,19 @@ impl Context<'_> {
         }
         let origin = out.origin.clone().unwrap_or_else(|| site.origin().clone());
         let Some(measured) = out.measured.clone() else {
+            out.discovery = None;
             return Err(Verdict::new(
                 Outcome::InvalidInput,
                 FailureKind::Input,
                 "the origin has no host",
             ));
         };
-        let found = out.discovery.insert(Box::new(found));
+        let Some(found) = out.discovery.as_deref() else {
+            return Err(Verdict::not_measured(
+                FailureKind::Internal,
+                "discovery ended without its documents",
+            ));
+        };
         let choice = select_endpoint(&measured, found.candidates(&origin), |host| {
             self.exclusions.covering(host).is_some()
         });
@@ -195,7 +206,7 @@ impl Context<'_> {
         &self,
         site: &mut SiteScan,
         out: &mut Phases,
-    ) -> Result<Discovery, Verdict> {
+    ) -> Result<(), Verdict> {
         let cap = self.settings.document_cap;
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
         let mut located: Located = locate(site, cap, &excluded).await?;
@@ -217,7 +228,34 @@ impl Context<'_> {
                 body: body.clone(),
             }));
         }
-        fetch_documents(site, &mut located, cap, &excluded).await
+        // Filled in place: a scan cut short mid-discovery (a pause the host asked for, the
+        // deadline) keeps what the documents read so far named (see `named_so_far`).
+        let found = out.discovery.insert(Box::default());
+        fetch_documents(site, &mut located, cap, &excluded, found).await
+    }
+
+    /// The scan was cut short before the endpoint choice (a 429 or 503 that paused the host,
+    /// the deadline): the endpoint the documents read so far name (a card, a catalog, a Link
+    /// header) is still the record's, with how it was found, though it was not opened. The
+    /// partial documents themselves are not audited.
+    pub(super) fn named_so_far(&self, out: &mut Phases) {
+        if out.timings.discovery_ms.is_some() {
+            return; // discovery had ended: its documents are whole, and audited
+        }
+        let Some(found) = out.discovery.take() else {
+            return;
+        };
+        if out.endpoint.is_some() {
+            return;
+        }
+        let (Some(measured), Some(origin)) = (&out.measured, &out.origin) else {
+            return;
+        };
+        let choice = select_endpoint(measured, found.candidates(origin), |host| {
+            self.exclusions.covering(host).is_some()
+        });
+        out.endpoint = choice.endpoint;
+        out.via = choice.via;
     }
 
     /// The survey's capped session; it refuses itself when under 12 s are left.

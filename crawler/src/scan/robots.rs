@@ -24,6 +24,11 @@ pub const ROBOTS_TIMEOUT: std::time::Duration = super::answer::DOCUMENT_TIMEOUT;
 /// when nothing answers (the site is unreachable: the documents would only wait out the same).
 pub async fn robots_before(site: &mut SiteScan, url: &Url) -> Result<(), FetchError> {
     if !site.robots_to_read(&origin_key(url)) {
+        // Read already, perhaps as a hop of another origin's chain: what it said is the
+        // record's again (this origin is the one discovery goes on at).
+        if let Ok(robots) = url.join("/robots.txt") {
+            site.robots_back_to(robots.as_str());
+        }
         return Ok(());
     }
     read_robots(site, url, true).await
@@ -47,11 +52,17 @@ const ROBOTS_REDIRECTS: usize = 5;
 /// Fetches `/robots.txt` at `at`'s origin, following its redirects, and sets its rules on the
 /// site's client for that origin; with `record`, the record's robots section becomes this one
 /// (the last origin of the homepage's chain is the one discovery runs at).
+///
+/// Each robots.txt URL is asked once a scan: a chain that passes through another origin's
+/// `/robots.txt` reads that origin's rules too (the chain from there is the same one), and a
+/// chain that comes back to a URL it asked is a loop, so unavailable (apex and www redirecting
+/// to each other cost two requests, not one chain of six for each origin).
 async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), FetchError> {
     let Ok(url) = at.join("/robots.txt") else {
         return Ok(());
     };
     let mut asked = url.clone();
+    let mut chain = vec![url.clone()];
     let mut result = site.get(&asked, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
     for _ in 0..ROBOTS_REDIRECTS {
         let next = match &result {
@@ -59,11 +70,15 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
             Err(_) => None,
         };
         // Followed on the site only (its registrable domain, same port, https): nothing
-        // beyond the site is requested, robots.txt included.
-        let Some(next) = next.filter(|n| on_the_site(site, &asked, n)) else {
+        // beyond the site is requested, robots.txt included; and never to a URL asked already.
+        let Some(next) = next.filter(|n| on_the_site(site, &asked, n) && !chain.contains(n))
+        else {
             break;
         };
         asked = next;
+        if asked.path() == "/robots.txt" && asked.query().is_none() {
+            chain.push(asked.clone());
+        }
         result = site.get(&asked, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
     }
     let mut info = RobotsInfo {
@@ -108,6 +123,18 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
     info.crawl_delay_ms = rules
         .crawl_delay()
         .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
+    let rules = std::sync::Arc::new(rules);
+    // The other origins whose robots.txt the chain passed through get the same answer.
+    for hop in chain.iter().skip(1) {
+        let origin = origin_key(hop);
+        if origin != origin_key(&url) {
+            let said = RobotsInfo {
+                url: hop.to_string(),
+                ..info.clone()
+            };
+            site.robots_read_as(&origin, hop, rules.clone(), said);
+        }
+    }
     site.set_robots(&url, rules, record.then_some(info));
     match result {
         Err(

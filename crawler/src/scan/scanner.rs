@@ -108,6 +108,9 @@ impl SiteScanner {
             () = stop.cancelled() => None,
             done = waits.deadline(deadline, work) => done,
         };
+        if ended.is_none() {
+            ctx.named_so_far(&mut phases);
+        }
         assemble(
             site.into_logs(),
             phases,

@@ -3,6 +3,7 @@
 //! logs; the verdict and everything else in the record is assembled from the phases' values
 //! once they end (`assemble.rs`), so no phase writes another's fields.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -21,6 +22,8 @@ use crate::net::Exchange;
 
 /// The log's note on a body longer than its cap.
 const CUT_AT_CAP: &str = "body cut at the size cap";
+/// The note of a body that ended where TLS closed without close_notify (read as its end).
+const CLOSED_WITHOUT_NOTIFY: &str = "body ended at a TLS close without close_notify: read as complete";
 /// Answers in a row during discovery that ask the host to be left alone (429, or a 503 that
 /// pauses it) before the scan ends: one pause is waited out, a host that asks again is
 /// refusing the crawl, and more requests would only be more load on it.
@@ -49,6 +52,10 @@ pub struct SiteScan {
     hit_deadline: bool,
     /// The origins whose robots.txt this scan read; `None` when robots.txt is ignored.
     robots_read: Option<Vec<String>>,
+    /// What each origin's robots.txt said, when it was read with the record's section in
+    /// view (the homepage's chain): a later visit to an origin a redirect chain already read
+    /// makes it the record's again, without a request.
+    robots_said: Vec<RobotsInfo>,
     /// Every request and answer in full, in order, when kept (`mcpcensus check --explain`);
     /// its request log moves into the record as each request ends.
     recorder: Recorder,
@@ -88,6 +95,7 @@ impl SiteScan {
             stop: CancellationToken::new(),
             hit_deadline: false,
             robots_read: Some(Vec::new()),
+            robots_said: Vec::new(),
             recorder: Recorder::new(false),
             robots_body: None,
             keep_robots_body: false,
@@ -168,10 +176,42 @@ impl SiteScan {
 
     /// Sets the rules of the robots.txt at `url` on the client; with `info`, the record's robots
     /// section becomes it (the last origin of the homepage's chain is the one discovery runs at).
-    pub fn set_robots(&mut self, url: &Url, rules: RobotsRules, info: Option<RobotsInfo>) {
+    pub fn set_robots(&mut self, url: &Url, rules: Arc<RobotsRules>, info: Option<RobotsInfo>) {
         self.client.set_robots(url, rules);
         if let Some(info) = info {
+            self.robots_said.retain(|said| said.url != info.url);
+            self.robots_said.push(info.clone());
             self.record.robots = Some(info);
+        }
+    }
+
+    /// Notes `origin`'s robots.txt as read (by a redirect chain that passed through it), and
+    /// what it said, with no request of its own.
+    pub fn robots_read_as(
+        &mut self,
+        origin: &str,
+        url: &Url,
+        rules: Arc<RobotsRules>,
+        said: RobotsInfo,
+    ) {
+        if let Some(read) = self.robots_read.as_mut() {
+            if !read.iter().any(|o| o == origin) {
+                read.push(origin.to_owned());
+            }
+        }
+        self.client.set_robots(url, rules);
+        self.robots_said.retain(|info| info.url != said.url);
+        self.robots_said.push(said);
+    }
+
+    /// Makes what the robots.txt at `url` said the record's robots section again, when this
+    /// scan read it (through another origin's chain) and the section names another.
+    pub fn robots_back_to(&mut self, url: &str) {
+        if self.record.robots.as_ref().is_some_and(|r| r.url == url) {
+            return;
+        }
+        if let Some(info) = self.robots_said.iter().find(|info| info.url == url) {
+            self.record.robots = Some(info.clone());
         }
     }
 
@@ -437,6 +477,8 @@ impl SiteScan {
                 entry.took(r.elapsed);
                 if r.truncated {
                     entry.failed(FailureKind::BodyCap, CUT_AT_CAP.to_owned());
+                } else if r.closed_without_notify {
+                    entry.noted(CLOSED_WITHOUT_NOTIFY);
                 }
             }
             Err(e) => entry.fetch_failed(e),

@@ -41,3 +41,4 @@ mod survey;
 mod survey_sites;
 mod unattended;
 mod util;
+mod wire;

@@ -126,7 +126,7 @@ impl Metrics {
         self.site_seconds
             .observe(f64::from(r.timings.total_ms) / 1000.0);
         for req in &r.requests {
-            if req.error.is_some() {
+            if req.error_kind.is_some() {
                 let labels = ErrorLabels {
                     class: error_class(req),
                     stage: stage(&req.purpose),

@@ -1,7 +1,9 @@
 //! Unit and loopback tests of the network core.
 
 mod client;
+mod differential;
 mod guard;
+mod h1;
 mod json;
 mod local;
 mod resolver;

@@ -14,7 +14,9 @@ use crate::scan::verdict::Verdict;
 /// Locate, then the documents at the origin it led to (the two phases, as the scan runs them).
 async fn located_documents(site: &mut SiteScan) -> Result<Discovery, Verdict> {
     let mut located = locate(site, 64 * 1024, &|_| false).await?;
-    fetch_documents(site, &mut located, 64 * 1024, &|_| false).await
+    let mut found = Discovery::default();
+    fetch_documents(site, &mut located, 64 * 1024, &|_| false, &mut found).await?;
+    Ok(found)
 }
 
 const CARD: &str = r#"{
@@ -83,7 +85,8 @@ async fn the_homepage_body_is_let_go_once_its_links_are_read() {
         .await
         .expect("located");
     assert!(matches!(located.home, Fetched::Body(..)), "read");
-    let found = fetch_documents(&mut site, &mut located, 64 * 1024, &|_| false)
+    let mut found = Discovery::default();
+    fetch_documents(&mut site, &mut located, 64 * 1024, &|_| false, &mut found)
         .await
         .expect("documents");
     assert!(!found.links.is_empty(), "links read: {:?}", found.links);
