@@ -245,8 +245,9 @@ async fn handshake(
         .server_name()
         .and_then(|name| shared.registry.site(&normalize_host(name)));
     let config = match site.and_then(|site| site.raw_mode()) {
-        Some(raw) => crate::raw::server_config(&raw, shared.tls.config())
-            .map_err(std::io::Error::other)?,
+        Some(raw) => {
+            crate::raw::server_config(&raw, shared.tls.config()).map_err(std::io::Error::other)?
+        }
         None => shared.tls.config().clone(),
     };
     let accept = start.into_stream(config);

@@ -22,10 +22,10 @@ use super::body::{BodyReader, Source};
 use super::conn::{self, ExchangeError, Home};
 use super::connector::Connector;
 use super::error::NetError;
-use super::h2::{handshake_h2, send_h2};
 use super::fetch::{FetchError, FetchHead, FetchRequest, FetchResponse, TimeoutPhase};
 use super::guard::Guard;
 use super::h1;
+use super::h2::{handshake_h2, send_h2};
 use super::local::LocalResource;
 use super::options::NetOptions;
 use super::pins::Pins;
@@ -404,7 +404,7 @@ impl SiteClient {
                     return Err(FetchError::Protocol {
                         url: url_text.to_owned(),
                         detail: wire.to_string(),
-                    })
+                    });
                 }
                 Err(err) => {
                     return Err(FetchError::Reset {

@@ -15,8 +15,8 @@ use bytes::Bytes;
 use http::Method;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::connector::NetStream;
 use super::chunked::{ChunkStep, Chunked};
+use super::connector::NetStream;
 use super::h1::{self, Framing, Head, WireError};
 use super::pool::{ConnKey, Pool};
 use std::sync::Arc;

@@ -251,6 +251,25 @@ impl NetStream {
         self.h2
     }
 
+    /// True when the kernel holds bytes (or the end) from the peer that nothing has read yet.
+    /// Asked of the socket itself, not of the runtime's readiness, which can lag behind what
+    /// arrived while the runtime was busy; a TLS record that carries no answer (a late session
+    /// ticket) counts too, at the cost of a new connection.
+    pub(crate) fn peer_sent_more(&self) -> bool {
+        let tcp = match &self.io {
+            Io::Plain(s) => s,
+            Io::Tls(s) => s.get_ref().0,
+            #[cfg(any(test, feature = "wire-harness"))]
+            Io::Mem(_) => return false,
+        };
+        let mut byte = [std::mem::MaybeUninit::<u8>::uninit(); 1];
+        // The socket is non-blocking: an empty one answers WouldBlock at once.
+        !matches!(
+            socket2::SockRef::from(tcp).peek(&mut byte),
+            Err(ref e) if e.kind() == io::ErrorKind::WouldBlock
+        )
+    }
+
     /// Waits until the socket has something to read (an answer, or its end).
     pub(crate) async fn readable(&self) -> io::Result<()> {
         match &self.io {

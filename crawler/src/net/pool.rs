@@ -110,9 +110,14 @@ impl Pool {
 
 /// True when an idle connection has nothing to read: not closed by the server (EOF, reset,
 /// a TLS close) and sent nothing unasked, which would be read as the next answer's start.
+/// Asked twice: of the stream (what TLS holds decrypted, what the runtime saw arrive) and of
+/// the socket (what arrived while the runtime was busy, as it is when politeness is lifted).
 fn quiet(io: &mut NetStream) -> bool {
     let mut cx = Context::from_waker(Waker::noop());
     let mut byte = [0u8; 1];
     let mut buf = ReadBuf::new(&mut byte);
-    matches!(Pin::new(io).poll_read(&mut cx, &mut buf), Poll::Pending)
+    matches!(
+        Pin::new(&mut *io).poll_read(&mut cx, &mut buf),
+        Poll::Pending
+    ) && !io.peer_sent_more()
 }

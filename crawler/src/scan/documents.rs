@@ -52,8 +52,7 @@ pub(super) async fn fetch_documents(
             Reader::Catalog(via) => {
                 // Boxed: the walk's state is the largest of the rows', and inline it would size
                 // the scan future that every site in flight holds for its whole scan.
-                Box::pin(walk_catalogs(site, url, row, via, doc_cap, located, found))
-                .await;
+                Box::pin(walk_catalogs(site, url, row, via, doc_cap, located, found)).await;
             }
             Reader::McpPath => {
                 let measured = located.measured.as_ref();

@@ -202,11 +202,7 @@ impl Context<'_> {
         Ok(endpoint)
     }
 
-    async fn locate_and_fetch(
-        &self,
-        site: &mut SiteScan,
-        out: &mut Phases,
-    ) -> Result<(), Verdict> {
+    async fn locate_and_fetch(&self, site: &mut SiteScan, out: &mut Phases) -> Result<(), Verdict> {
         let cap = self.settings.document_cap;
         let excluded = |host: &str| self.exclusions.covering(host).is_some();
         let mut located: Located = locate(site, cap, &excluded).await?;

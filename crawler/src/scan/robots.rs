@@ -71,8 +71,7 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
         };
         // Followed on the site only (its registrable domain, same port, https): nothing
         // beyond the site is requested, robots.txt included; and never to a URL asked already.
-        let Some(next) = next.filter(|n| on_the_site(site, &asked, n) && !chain.contains(n))
-        else {
+        let Some(next) = next.filter(|n| on_the_site(site, &asked, n) && !chain.contains(n)) else {
             break;
         };
         asked = next;

@@ -23,7 +23,8 @@ use crate::net::Exchange;
 /// The log's note on a body longer than its cap.
 const CUT_AT_CAP: &str = "body cut at the size cap";
 /// The note of a body that ended where TLS closed without close_notify (read as its end).
-const CLOSED_WITHOUT_NOTIFY: &str = "body ended at a TLS close without close_notify: read as complete";
+const CLOSED_WITHOUT_NOTIFY: &str =
+    "body ended at a TLS close without close_notify: read as complete";
 /// Answers in a row during discovery that ask the host to be left alone (429, or a 503 that
 /// pauses it) before the scan ends: one pause is waited out, a host that asks again is
 /// refusing the crawl, and more requests would only be more load on it.

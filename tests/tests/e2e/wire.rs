@@ -51,7 +51,9 @@ fn raw_mcp(raw: RawHttp) -> RawHttp {
         .route(
             "GET",
             "/mcp",
-            RawAnswer::new("HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\nContent-Length: 0\r\n\r\n"),
+            RawAnswer::new(
+                "HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\nContent-Length: 0\r\n\r\n",
+            ),
         )
         .rpc("POST", "/mcp", "initialize", json_answer(&init))
         .rpc(
@@ -66,18 +68,14 @@ fn raw_mcp(raw: RawHttp) -> RawHttp {
 /// A site whose robots.txt is `robots` (raw) and whose homepage is plain.
 fn robots_site(name: &str, robots: RawAnswer) -> Site {
     let home = "<!doctype html><title>plain</title>";
-    Site::new(name).raw_http(
-        RawHttp::tls13()
-            .route("GET", "/robots.txt", robots)
-            .route(
-                "GET",
-                "/",
-                RawAnswer::new(format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{home}",
-                    home.len()
-                )),
-            ),
-    )
+    Site::new(name).raw_http(RawHttp::tls13().route("GET", "/robots.txt", robots).route(
+        "GET",
+        "/",
+        RawAnswer::new(format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{home}",
+            home.len()
+        )),
+    ))
 }
 
 const ROBOTS_BODY: &str = "User-agent: *\nDisallow: /private/\n";
@@ -148,7 +146,10 @@ async fn every_framing_case_gives_the_record_a_careful_client_gives() {
             .then(RawEnd::CloseWithoutNotify),
         ),
         robots_site("fields.wire.test", RawAnswer::new(robots(&fields))),
-        robots_site("bighead.wire.test", RawAnswer::new(robots(&pad.repeat(300)))),
+        robots_site(
+            "bighead.wire.test",
+            RawAnswer::new(robots(&pad.repeat(300))),
+        ),
     ];
     let names: Vec<String> = sites.iter().map(|s| s.name().to_owned()).collect();
     let web = SimWeb::builder().sites(sites).start().await.unwrap();
@@ -170,11 +171,18 @@ async fn every_framing_case_gives_the_record_a_careful_client_gives() {
     // Broken framing is a protocol failure of that request, never a complete document.
     for (host, words) in [
         ("nodigit.wire.test", "invalid chunked body"),
-        ("gzipte.wire.test", "a transfer coding the client did not ask for"),
+        (
+            "gzipte.wire.test",
+            "a transfer coding the client did not ask for",
+        ),
     ] {
         let r = record(host);
         let card = request(r, "server_card");
-        assert_eq!(card.error_kind, Some(FailureKind::Protocol), "{host}: {card:?}");
+        assert_eq!(
+            card.error_kind,
+            Some(FailureKind::Protocol),
+            "{host}: {card:?}"
+        );
         assert!(
             card.error.as_deref().is_some_and(|e| e.contains(words)),
             "{host}: {card:?}"
@@ -254,7 +262,10 @@ async fn robots_txt_is_asked_once_however_the_origins_redirect_to_each_other() {
     assert_eq!(r.outcome, Outcome::OutOfScope, "{}", why(r));
     let robots = r.robots.as_ref().expect("robots section");
     assert_eq!(robots.url, web.url("www.loop.test", "/robots.txt"));
-    assert_eq!(robots.verdict, "allow_all", "a loop is unavailable: RFC 9309");
+    assert_eq!(
+        robots.verdict, "allow_all",
+        "a loop is unavailable: RFC 9309"
+    );
     web.shutdown().await;
 }
 
@@ -291,5 +302,36 @@ async fn the_endpoint_a_card_named_survives_a_discovery_pause() {
         "the paused site is not opened: {:?}",
         r.requests
     );
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stray_answer_never_shifts_the_next_even_with_politeness_lifted() {
+    let sites = vec![
+        Site::new("stray12.wire.test").raw_http(raw_mcp(RawHttp::tls12()).stray(STRAY)),
+        Site::new("stray13.wire.test").raw_http(raw_mcp(RawHttp::tls13()).stray(STRAY)),
+    ];
+    let web = SimWeb::builder().sites(sites).start().await.unwrap();
+    let inputs = [
+        web.input("stray12.wire.test"),
+        web.input("stray13.wire.test"),
+    ];
+    let crawl = WebCrawl::new();
+    let lifted = [
+        "--per-host-rps",
+        "1000",
+        "--per-host-burst",
+        "16",
+        "--per-ip-rps",
+        "1000",
+    ];
+    let (code, _, records) = crawl.run(&web, &inputs, true, &lifted).await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    for host in ["stray12.wire.test", "stray13.wire.test"] {
+        let r = record_for(&records, &web.origin(host));
+        assert_eq!(r.outcome, Outcome::Pass, "{host}: {}", why(r));
+        let tools: Vec<&str> = r.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(tools, ["raw_tool"], "{host}");
+    }
     web.shutdown().await;
 }

@@ -162,7 +162,11 @@ async fn the_exchange_reads_every_answer_as_hyper_does_or_departs_as_documented(
         *counts.entry(outcome).or_default() += 1;
     }
     eprintln!("differential test: {counts:#?}");
-    assert!(wrong.is_empty(), "undocumented differences:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "undocumented differences:\n{}",
+        wrong.join("\n")
+    );
     // Each documented departure is still met in the corpus (a list that no case needs is
     // stale), and both agreements are common.
     for needed in [

@@ -149,8 +149,7 @@ fn decode(wire: &[u8], step: usize) -> Result<(Vec<u8>, usize), WireError> {
 
 #[test]
 fn the_chunked_coding_decodes_in_any_pieces() {
-    let wire =
-        b"5;ext=1\r\nhello\r\n1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nX-T: 1\r\n\r\nNEXT";
+    let wire = b"5;ext=1\r\nhello\r\n1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nX-T: 1\r\n\r\nNEXT";
     for step in [1, 2, 3, 7, 100] {
         let (body, left) = decode(wire, step).expect("decodes");
         assert_eq!(body, b"helloabcdefghijklmnopqrstuvwxyz", "step {step}");
@@ -180,7 +179,8 @@ fn codings_not_asked_for_are_refused_not_handed_on() {
         let text = format!("HTTP/1.1 200 OK\r\nTransfer-Encoding: {te}\r\n\r\n");
         assert_eq!(f(&text), Some(error), "{te}");
     }
-    let twice = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let twice =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n";
     assert_eq!(f(twice), Some(WireError::ChunkedTwice));
     assert_eq!(
         f("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"),
@@ -207,7 +207,8 @@ fn codings_not_asked_for_are_refused_not_handed_on() {
 
 #[test]
 fn a_folded_field_is_one_value_and_heads_past_a_hundred_fields_are_read() {
-    let folded = head("HTTP/1.1 200 OK\r\nX-Long: one\r\n two \r\n\tthree\r\nContent-Length: 0\r\n\r\n");
+    let folded =
+        head("HTTP/1.1 200 OK\r\nX-Long: one\r\n two \r\n\tthree\r\nContent-Length: 0\r\n\r\n");
     assert_eq!(
         folded.headers.get("x-long").map(HeaderValue::as_bytes),
         Some(b"one two three".as_slice())
