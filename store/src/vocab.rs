@@ -159,5 +159,10 @@ record_enum!(
         /// The server refused the survey's protocol version and named only newer revisions
         /// (a 2026-07-28-only server): not a defect. Last, so older stores keep their values.
         NewerRevisionOnly => "newer_revision_only",
+        /// The server answered with a 5xx where the survey reads a document that decides the
+        /// verdict (`/mcp`'s GET, robots.txt): "not now", never "no" (docs/rules.md).
+        ServerError => "server_error",
+        /// The server answered 429 (too many requests) there: "not now" as well.
+        RateLimited => "rate_limited",
     }
 );

@@ -45,6 +45,9 @@ pub enum NoSignalReason {
     BodyUnread,
     /// No answer at all (no response head: timeout, reset, refused connection, guard).
     NoAnswer,
+    /// A 5xx or a 429 without an MCP message: the server said "not now", not "no"
+    /// (docs/rules.md, "Not now is not no").
+    NotNow,
 }
 
 impl McpSignal {
@@ -73,6 +76,7 @@ impl NoSignalReason {
             NoSignalReason::NotJsonRpc => "not_json_rpc",
             NoSignalReason::BodyUnread => "body_unread",
             NoSignalReason::NoAnswer => "no_answer",
+            NoSignalReason::NotNow => "not_now",
         }
     }
 }
@@ -130,12 +134,27 @@ pub fn judge_mcp_body(body: &[u8]) -> McpSignal {
 
 /// Head then, when needed, body. `body` is `None` when none was read.
 pub fn judge_mcp_get(status: StatusCode, headers: &HeaderMap, body: Option<&[u8]>) -> McpSignal {
-    match (judge_mcp_head(status, headers), body) {
+    let signal = match (judge_mcp_head(status, headers), body) {
         (HeadVerdict::Decided(signal), _) => signal,
         (HeadVerdict::ReadBody, Some(body)) => judge_mcp_body(body),
         (HeadVerdict::ReadBody, None) => McpSignal::NoSignal {
             why: NoSignalReason::BodyUnread,
         },
+    };
+    not_now(status, signal)
+}
+
+/// A 5xx or a 429 that carries no MCP signal (an error page, nothing) says "not now": the
+/// server may be MCP when it is up. A JSON-RPC message or an event stream still signals.
+pub fn not_now(status: StatusCode, signal: McpSignal) -> McpSignal {
+    let temporary = status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS;
+    match signal {
+        McpSignal::NoSignal { why } if temporary && why != NoSignalReason::Redirect => {
+            McpSignal::NoSignal {
+                why: NoSignalReason::NotNow,
+            }
+        }
+        other => other,
     }
 }
 

@@ -33,7 +33,7 @@ pub use links::{
     LinkValue, HTML_SCAN_LIMIT,
 };
 pub use mcp_path::{
-    judge_mcp_body, judge_mcp_get, judge_mcp_head, HeadVerdict, McpSignal, NoSignalReason,
+    judge_mcp_body, judge_mcp_get, judge_mcp_head, not_now, HeadVerdict, McpSignal, NoSignalReason,
     MCP_PATH_BODY_LIMIT,
 };
 pub use paths::*;

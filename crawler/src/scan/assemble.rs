@@ -74,8 +74,8 @@ pub(super) fn assemble(
     }
     // A pause the host asked for, or the deadline: both may pass.
     transient |= ended_early.is_some() || cut_short || hit_deadline;
-    if let Some(reason) = ended_early {
-        record.set_verdict(Outcome::NotMeasured, Some(FailureKind::Answer), reason);
+    if let Some((kind, reason)) = ended_early {
+        record.set_verdict(Outcome::NotMeasured, Some(kind), reason);
     } else if cut_short || hit_deadline {
         let secs = site_deadline.as_secs();
         record.set_verdict(

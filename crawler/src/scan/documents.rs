@@ -343,7 +343,7 @@ async fn probe_mcp_path(
             };
             // Drop the stream now: an event stream may never end.
             head.body.abort();
-            verdict
+            d::not_now(head.status, verdict)
         }
     };
     log.parsed = signal.signals();

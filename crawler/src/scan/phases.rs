@@ -158,13 +158,32 @@ impl Context<'_> {
             // Not the site's opt-out: its robots.txt did not answer, which RFC 9309 reads as
             // complete disallow, so nothing else was asked.
             out.discovery = None;
-            return Err(Verdict::not_measured(
-                kind,
-                format!(
-                    "not measured: robots.txt got no answer ({why}), which RFC 9309 reads as \
-                     disallowing everything; nothing else was requested"
-                ),
-            ));
+            return Err(Verdict {
+                // The site was failing, not opting out: worth a second look.
+                transient: true,
+                ..Verdict::not_measured(
+                    kind,
+                    format!(
+                        "not measured: robots.txt got no answer ({why}), which RFC 9309 reads \
+                         as disallowing everything; nothing else was requested"
+                    ),
+                )
+            });
+        }
+        if let (true, Some(status)) = (all_disallowed(site), robots_server_error(site)) {
+            // A 5xx robots.txt: RFC 9309's complete disallow holds, but the reason is the
+            // server's failure, not its rules (docs/rules.md, "robots.txt").
+            out.discovery = None;
+            return Err(Verdict {
+                transient: true,
+                ..Verdict::not_measured(
+                    FailureKind::ServerError,
+                    format!(
+                        "not measured: robots.txt answered {status}, which RFC 9309 reads as \
+                         disallowing everything; nothing else was requested"
+                    ),
+                )
+            });
         }
         if all_disallowed(site) {
             // Scanned, not skipped: our politeness must not move the denominator of sites scanned.
@@ -385,13 +404,52 @@ fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
             let detail = mcp_note(site)
                 .map(|note| format!(" ({note})"))
                 .unwrap_or_default();
-            Verdict::not_measured(
-                kind,
-                format!(
-                    "no document names an endpoint the scan opens, and the GET of /mcp got \
-                     no answer{detail}: not measured"
+            Verdict {
+                // A timeout, a reset, a refused connection: each may pass (docs/rules.md).
+                transient: matches!(
+                    kind,
+                    FailureKind::Timeout
+                        | FailureKind::Reset
+                        | FailureKind::Connect
+                        | FailureKind::Dns
+                        | FailureKind::Deadline
                 ),
-            )
+                ..Verdict::not_measured(
+                    kind,
+                    format!(
+                        "no document names an endpoint the scan opens, and the GET of /mcp got \
+                         no answer{detail}: not measured"
+                    ),
+                )
+            }
+        }
+        Some(McpSignal::NoSignal {
+            why: NoSignalReason::NotNow,
+        }) => {
+            // "Not now" (a 5xx, a 429) is not an answer about MCP: the survey leaves a check
+            // a 5xx answered not measured (docs/rules.md, "Not now is not no").
+            let status = site
+                .requests()
+                .iter()
+                .rev()
+                .find(|q| q.purpose == DocumentKind::McpPath.as_str())
+                .and_then(|q| q.status)
+                .unwrap_or(500);
+            let kind = if status == 429 {
+                FailureKind::RateLimited
+            } else {
+                FailureKind::ServerError
+            };
+            Verdict {
+                transient: true,
+                ..Verdict::not_measured(
+                    kind,
+                    format!(
+                        "no document names an endpoint the scan opens, and the GET of /mcp \
+                         answered {status}, which says \"not now\", not \"no MCP\": not measured"
+                    ),
+                )
+            }
         }
         _ => Verdict::new(
             Outcome::OutOfScope,
@@ -400,6 +458,15 @@ fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
              and /mcp answered without signalling MCP",
         ),
     }
+}
+
+/// The status of the measured origin's robots.txt when it was a 5xx (RFC 9309: complete
+/// disallow, for a failure of the server's).
+fn robots_server_error(site: &SiteScan) -> Option<u16> {
+    let robots = site.robots()?;
+    robots
+        .status
+        .filter(|s| (500..600).contains(s) && robots.verdict == "disallow_all")
 }
 
 /// The note on the `/mcp` document's log.

@@ -44,7 +44,7 @@ pub struct SiteScan {
     discovering: bool,
     /// Why the scan ended before its phases did (a pause longer than the time left, or a
     /// host that asked for a pause again).
-    ended_early: Option<String>,
+    ended_early: Option<(FailureKind, String)>,
     /// Discovery answers in a row that paused the host.
     pauses_in_a_row: u8,
     /// Cancelled when the scan is to end now.
@@ -79,7 +79,7 @@ pub struct ScanLogs {
     pub record: Record,
     pub transcript: Vec<Exchange>,
     pub local: Option<LocalResource>,
-    pub ended_early: Option<String>,
+    pub ended_early: Option<(FailureKind, String)>,
     pub hit_deadline: bool,
 }
 
@@ -355,18 +355,25 @@ impl SiteScan {
         }
         self.pauses_in_a_row += 1;
         let code = status.as_u16();
+        // Typed from the status, never from text: the pause says "not now".
+        let kind = if status == StatusCode::TOO_MANY_REQUESTS {
+            FailureKind::RateLimited
+        } else {
+            FailureKind::ServerError
+        };
         if let Some(after) = retry_after(headers).filter(|after| *after > self.remaining()) {
             let secs = after.as_secs();
-            self.end_early(format!("not measured: {code}, retry after {secs} s"));
+            self.end_early(kind, format!("not measured: {code}, retry after {secs} s"));
         } else if self.pauses_in_a_row >= PAUSES_IN_A_ROW {
-            self.end_early(format!(
-                "not measured: {code} again after the pause it asked for"
-            ));
+            self.end_early(
+                kind,
+                format!("not measured: {code} again after the pause it asked for"),
+            );
         }
     }
 
-    fn end_early(&mut self, reason: String) {
-        self.ended_early = Some(reason);
+    fn end_early(&mut self, kind: FailureKind, reason: String) {
+        self.ended_early = Some((kind, reason));
         self.stop.cancel();
     }
 
