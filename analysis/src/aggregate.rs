@@ -107,6 +107,12 @@ impl Aggregator {
             let key = (r.outcome.as_str().to_owned(), kind.as_str().to_owned());
             *self.reason_kinds.entry(key).or_default() += 1;
         }
+        if let Some(kind) = mcpcensus_store::robots_kept_out(r) {
+            bump(&mut rep.robots_kept_out, kind);
+        }
+        if let Some(reading) = mcpcensus_store::not_now_reading(r) {
+            bump(&mut rep.not_now_readings, reading);
+        }
         if r.surface {
             rep.sites_with_surface += 1;
             bump(&mut self.outcomes_surface, r.outcome.as_str());

@@ -2,7 +2,10 @@
 //! i.e. invalid input, are not compared). Only sites scanned in both runs are compared, so a
 //! re-scan of a subset does not report the sites it left alone as vanished; tool lists are
 //! compared by their names, and apart from that by their description fingerprint, so a survey
-//! run (no descriptions kept) against a deep-probe run is no tool change.
+//! run (no descriptions kept) against a deep-probe run is no tool change. The base run's
+//! endpoints are split by what this run saw: still there, moved (another URL), vanished (the
+//! site was measured and shows none), unavailable (not measured or unreachable tonight) and
+//! not scanned.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -16,6 +19,8 @@ use crate::model::{Comparison, Transition, LIST_CAP};
 struct SiteState {
     outcome: Outcome,
     endpoint: bool,
+    /// A hash of the endpoint's URL (8 bytes a site), when there is one.
+    endpoint_url: Option<u64>,
     /// A hash of the sorted tool names (memory: 8 bytes a site), when the server listed tools.
     names: Option<u64>,
     /// The tool list fingerprint (the deep probe's), when there is one.
@@ -34,6 +39,11 @@ fn state(r: &Record) -> SiteState {
     SiteState {
         outcome: r.outcome,
         endpoint: r.endpoint.is_some(),
+        endpoint_url: r.endpoint.as_ref().map(|url| {
+            let mut h = DefaultHasher::new();
+            url.hash(&mut h);
+            h.finish()
+        }),
         names,
         descriptions: r.tool_list_fingerprint.clone().filter(|_| listed),
     }
@@ -43,6 +53,9 @@ fn state(r: &Record) -> SiteState {
 struct Lists {
     new: Vec<String>,
     vanished: Vec<String>,
+    moved: Vec<String>,
+    unavailable: Vec<String>,
+    not_scanned: Vec<String>,
     names: Vec<String>,
     descriptions: Vec<String>,
 }
@@ -88,8 +101,17 @@ pub fn compare<E>(
         if now.endpoint && !was.endpoint {
             lists.new.push(origin.clone());
         }
-        if was.endpoint && !now.endpoint {
-            lists.vanished.push(origin.clone());
+        // The base run's endpoints, each in one place: down tonight is not gone.
+        if was.endpoint {
+            if !measured(now.outcome) {
+                lists.unavailable.push(origin.clone());
+            } else if !now.endpoint {
+                lists.vanished.push(origin.clone());
+            } else if now.endpoint_url != was.endpoint_url {
+                lists.moved.push(origin.clone());
+            } else {
+                c.endpoints_still_there += 1;
+            }
         }
         if let (Some(a), Some(b)) = (&was.names, &now.names) {
             if a != b {
@@ -108,10 +130,18 @@ pub fn compare<E>(
         }
     }
     c.sites_only_in_base = before.len() as u64;
+    lists.not_scanned = before
+        .into_iter()
+        .filter(|(_, was)| was.endpoint)
+        .map(|(origin, _)| origin)
+        .collect();
     c.endpoints_delta = endpoints_now - endpoints_before;
     c.passing_delta = passing_now - passing_before;
     (c.new_endpoint_count, c.new_endpoints) = capped(lists.new);
     (c.vanished_endpoint_count, c.vanished_endpoints) = capped(lists.vanished);
+    (c.endpoints_moved_count, c.endpoints_moved) = capped(lists.moved);
+    (c.endpoints_unavailable_count, c.endpoints_unavailable) = capped(lists.unavailable);
+    (c.endpoints_not_scanned_count, c.endpoints_not_scanned) = capped(lists.not_scanned);
     (c.changed_tool_list_count, c.changed_tool_lists) = capped(lists.names);
     (
         c.changed_tool_description_count,
@@ -122,6 +152,12 @@ pub fn compare<E>(
         .map(|((from, to), sites)| Transition { from, to, sites })
         .collect();
     Ok(c)
+}
+
+/// Whether this run measured the site: not `not_measured` and not `unreachable` (a site down
+/// tonight says nothing about its endpoint).
+fn measured(outcome: Outcome) -> bool {
+    !matches!(outcome, Outcome::NotMeasured | Outcome::Unreachable)
 }
 
 fn capped(mut list: Vec<String>) -> (u64, Vec<String>) {

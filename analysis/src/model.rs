@@ -232,6 +232,14 @@ pub struct RunReport {
     /// outcome changed.
     #[serde(default)]
     pub second_look: SecondLookCounts,
+    /// Scanned sites robots.txt kept out (not measured), by the verdict's reason kind: `robots`
+    /// for the site's own rules, else the failure RFC 9309 reads as complete disallow.
+    #[serde(default)]
+    pub robots_kept_out: BTreeMap<String, u64>,
+    /// Scanned sites a "not now" reading decided (docs/rules.md): `mcp_get_not_now` (the
+    /// literal reading: out of scope) and `robots_server_error` (literal: reason `robots`).
+    #[serde(default)]
+    pub not_now_readings: BTreeMap<String, u64>,
     /// The servers the official MCP registry lists (`registry:` input), by the probers'
     /// classes, and their endpoints beside the web's; absent when the run has none.
     #[serde(default, skip_serializing_if = "RegistryReport::is_empty")]
@@ -480,8 +488,28 @@ pub struct Comparison {
     /// origins (sorted), the counts are exact.
     pub new_endpoint_count: u64,
     pub new_endpoints: Vec<String>,
+    /// Origins the base run had an endpoint at, measured in this run with none (a site not
+    /// measured or unreachable tonight is `endpoints_unavailable`, never vanished).
     pub vanished_endpoint_count: u64,
     pub vanished_endpoints: Vec<String>,
+    /// The base run's endpoints found again at the same URL.
+    #[serde(default)]
+    pub endpoints_still_there: u64,
+    /// The base run's endpoints measured in this run at another URL (`/mcp` → `/v2/mcp`).
+    #[serde(default)]
+    pub endpoints_moved_count: u64,
+    #[serde(default)]
+    pub endpoints_moved: Vec<String>,
+    /// The base run's endpoints whose site is `not_measured` or `unreachable` in this run.
+    #[serde(default)]
+    pub endpoints_unavailable_count: u64,
+    #[serde(default)]
+    pub endpoints_unavailable: Vec<String>,
+    /// The base run's endpoints whose site this run did not scan.
+    #[serde(default)]
+    pub endpoints_not_scanned_count: u64,
+    #[serde(default)]
+    pub endpoints_not_scanned: Vec<String>,
     /// Origins whose tool names changed (both runs listed tools).
     pub changed_tool_list_count: u64,
     pub changed_tool_lists: Vec<String>,

@@ -132,7 +132,12 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     readiness_ai_catalog_link Nullable(UInt8),
     readiness_catch_all Nullable(UInt8),
     readiness_naive_only Array(String),
-    readiness_ai_bot_rules Array(String)
+    readiness_ai_bot_rules Array(String),
+    -- Schema 6: the measured origin's robots.txt verdict (rules, allow_all, disallow_all; NULL:
+    -- not read) and the status of /mcp's plain GET (NULL: not asked, or no answer), from which
+    -- the report counts the sites robots.txt kept out and those "not now" moved (docs/rules.md).
+    robots_verdict Nullable(String),
+    mcp_get_status Nullable(UInt16)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);

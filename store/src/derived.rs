@@ -191,6 +191,51 @@ pub fn registry_server(r: &Record) -> Option<&str> {
     Some(&r.input[9..])
 }
 
+/// The status `/mcp`'s plain GET was answered with (the last one logged, after any redirect
+/// it followed); `None` when it was not asked or got no answer.
+pub fn mcp_get_status(r: &Record) -> Option<u16> {
+    r.requests
+        .iter()
+        .rev()
+        .find(|q| q.purpose == crate::DocumentKind::McpPath.as_str())
+        .and_then(|q| q.status)
+}
+
+/// The reading a record's verdict rests on when "not now" decided it (docs/rules.md, "Not now
+/// is not no"): `mcp_get_not_now` for a site not measured because `/mcp`'s GET answered a 5xx
+/// or 429 (the literal reading: out of scope), `robots_server_error` for one whose robots.txt
+/// answered a 5xx (the literal reading: reason kind `robots`).
+pub fn not_now_reading(r: &Record) -> Option<&'static str> {
+    use crate::FailureKind as K;
+    if r.outcome != Outcome::NotMeasured {
+        return None;
+    }
+    let robots_closed = r
+        .robots
+        .as_ref()
+        .is_some_and(|x| x.verdict == "disallow_all");
+    if robots_closed {
+        return (r.reason_kind == Some(K::ServerError)).then_some("robots_server_error");
+    }
+    let status = mcp_get_status(r)?;
+    let not_now = (500..600).contains(&status) || status == 429;
+    (not_now && r.endpoint.is_none()).then_some("mcp_get_not_now")
+}
+
+/// Why robots.txt kept a scanned site out (`None`: it did not): the verdict's reason kind,
+/// `robots` for the site's own rules, else the failure RFC 9309 reads as complete disallow.
+pub fn robots_kept_out(r: &Record) -> Option<&'static str> {
+    if r.outcome != Outcome::NotMeasured {
+        return None;
+    }
+    let closed = r
+        .robots
+        .as_ref()
+        .is_some_and(|x| x.verdict == "disallow_all");
+    let kind = r.reason_kind?;
+    (closed || kind == crate::FailureKind::Robots).then(|| kind.as_str())
+}
+
 /// The class of a registry server's record; `None` for a site of the web and for a server
 /// not measured for reasons of its own run (opted out, not started, the lookup failed).
 pub fn registry_class(r: &Record) -> Option<RegistryClass> {

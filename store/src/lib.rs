@@ -26,8 +26,9 @@ mod vocab;
 
 pub use bound::bound;
 pub use derived::{
-    document_kinds, endpoint_key, endpoint_site, origin_move, registry_class, registry_server,
-    request_error_kinds, scanned, server_fingerprint, OriginMove, RegistryClass,
+    document_kinds, endpoint_key, endpoint_site, mcp_get_status, not_now_reading, origin_move,
+    registry_class, registry_server, request_error_kinds, robots_kept_out, scanned,
+    server_fingerprint, OriginMove, RegistryClass,
 };
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};

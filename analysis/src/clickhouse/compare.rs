@@ -14,9 +14,9 @@ fn compare_query(outer: &str) -> String {
     outer.replace("{sites}", sql::COMPARE_SITES)
 }
 
-/// The site subquery reads both runs seven times (six columns per run, then the filter).
+/// The site subquery reads both runs eight times (seven columns per run, then the filter).
 fn bind_sites(mut q: Query, base: &str, run: &str) -> Query {
-    for _ in 0..7 {
+    for _ in 0..8 {
         q = q.bind(base).bind(run);
     }
     q
@@ -26,6 +26,9 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
     let cap = LIST_CAP as u64;
     let q = c
         .query(&compare_query(sql::COMPARE))
+        .bind(cap)
+        .bind(cap)
+        .bind(cap)
         .bind(cap)
         .bind(cap)
         .bind(cap)
@@ -46,6 +49,13 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
         new_endpoints: row.new_list,
         vanished_endpoint_count: row.vanished_count,
         vanished_endpoints: row.vanished_list,
+        endpoints_still_there: row.still_there,
+        endpoints_moved_count: row.moved_count,
+        endpoints_moved: row.moved_list,
+        endpoints_unavailable_count: row.unavailable_count,
+        endpoints_unavailable: row.unavailable_list,
+        endpoints_not_scanned_count: row.not_scanned_count,
+        endpoints_not_scanned: row.not_scanned_list,
         changed_tool_list_count: row.changed_count,
         changed_tool_lists: row.changed_list,
         changed_tool_description_count: row.descriptions_changed_count,

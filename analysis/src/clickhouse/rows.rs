@@ -46,6 +46,14 @@ pub struct ReasonKindRow {
     pub sites: u64,
 }
 
+/// A row of `not_now.sql`: which figure, its key, the sites.
+#[derive(Debug, Row, Deserialize)]
+pub struct NotNowRow {
+    pub figure: String,
+    pub key: String,
+    pub sites: u64,
+}
+
 #[derive(Debug, Row, Deserialize)]
 pub struct LookRow {
     pub first: String,
@@ -142,6 +150,13 @@ pub struct CompareRow {
     pub new_list: Vec<String>,
     pub vanished_count: u64,
     pub vanished_list: Vec<String>,
+    pub still_there: u64,
+    pub moved_count: u64,
+    pub moved_list: Vec<String>,
+    pub unavailable_count: u64,
+    pub unavailable_list: Vec<String>,
+    pub not_scanned_count: u64,
+    pub not_scanned_list: Vec<String>,
     pub changed_count: u64,
     pub changed_list: Vec<String>,
     pub descriptions_changed_count: u64,

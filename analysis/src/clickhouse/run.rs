@@ -131,13 +131,22 @@ pub async fn run_report(
     rep.registry = registry(c, run_id, top_n).await?;
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
-    let (signals, looks) = tokio::try_join!(
+    let (signals, looks, not_now) = tokio::try_join!(
         all::<ValueRow>(
             c.query(sql::SURFACE_SIGNALS).bind(run_id),
             "surface_signals"
         ),
         all::<LookRow>(c.query(sql::SECOND_LOOKS).bind(run_id), "second_looks"),
+        all::<NotNowRow>(c.query(sql::NOT_NOW).bind(run_id).bind(run_id), "not_now"),
     )?;
+    for row in not_now {
+        let map = if row.figure == "robots_kept_out" {
+            &mut rep.robots_kept_out
+        } else {
+            &mut rep.not_now_readings
+        };
+        map.insert(row.key, row.sites);
+    }
     let signals: Counts = signals.into_iter().map(|v| (v.value, v.sites)).collect();
     rep.surface_signals = shares(&signals, rep.sites_scanned);
     rep.second_look = SecondLookCounts::from_pairs(

@@ -30,6 +30,7 @@ queries! {
     DEPRECATED_FEATURES => "deprecated_features.sql",
     ADOPTION_BY_TLD => "adoption_by_tld.sql",
     REASON_KINDS => "reason_kinds.sql",
+    NOT_NOW => "not_now.sql",
     RANK_SLOTS => "rank_slots.sql",
     SURFACE_SIGNALS => "surface_signals.sql",
     SECOND_LOOKS => "second_looks.sql",

@@ -54,6 +54,16 @@ pub fn render(report: &Report) -> String {
             k.sites
         );
     }
+    counts(
+        &mut out,
+        "Sites robots.txt kept out, by reason kind (robots: the site's own rules)",
+        &r.robots_kept_out,
+    );
+    counts(
+        &mut out,
+        "Sites a \"not now\" answer left not measured (the literal reading would not)",
+        &r.not_now_readings,
+    );
     section(
         &mut out,
         &format!(
@@ -239,12 +249,18 @@ pub fn render(report: &Report) -> String {
         );
         let _ = writeln!(
             out,
-            "  new endpoints {}, vanished {}, changed tool names {}, same names with changed \
-             descriptions {}",
-            c.new_endpoint_count,
+            "  new endpoints {}, changed tool names {}, same names with changed descriptions {}",
+            c.new_endpoint_count, c.changed_tool_list_count, c.changed_tool_description_count
+        );
+        let _ = writeln!(
+            out,
+            "  the earlier run's endpoints: still there {}, moved {}, vanished {} (measured, \
+             none), unavailable {} (not measured or unreachable now), not scanned {}",
+            c.endpoints_still_there,
+            c.endpoints_moved_count,
             c.vanished_endpoint_count,
-            c.changed_tool_list_count,
-            c.changed_tool_description_count
+            c.endpoints_unavailable_count,
+            c.endpoints_not_scanned_count
         );
         for t in &c.outcome_transitions {
             let _ = writeln!(

@@ -174,6 +174,8 @@ impl SiteRow {
             readiness_ai_bot_rules: readiness
                 .map(|x| x.ai_bot_rules.clone())
                 .unwrap_or_default(),
+            robots_verdict: r.robots.as_ref().map(|x| x.verdict.clone()),
+            mcp_get_status: crate::derived::mcp_get_status(r),
         }
     }
 }

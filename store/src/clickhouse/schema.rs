@@ -50,7 +50,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 36] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 38] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
@@ -87,6 +87,8 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 36] = [
     ("readiness_catch_all", "Nullable(UInt8)"),
     ("readiness_naive_only", "Array(String)"),
     ("readiness_ai_bot_rules", "Array(String)"),
+    ("robots_verdict", "Nullable(String)"),
+    ("mcp_get_status", "Nullable(UInt16)"),
 ];
 
 /// Columns added to `runs` after its first release, the same way.

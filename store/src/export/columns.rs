@@ -112,6 +112,8 @@ pub const SITES: Table = Table {
         ("readiness_catch_all", OptUInt),
         ("readiness_naive_only", List),
         ("readiness_ai_bot_rules", List),
+        ("robots_verdict", OptStr),
+        ("mcp_get_status", OptUInt),
     ],
 };
 

@@ -21,6 +21,7 @@ mod mcp;
 mod network;
 mod network_waits;
 mod nightly;
+mod not_now;
 mod readiness;
 mod readings;
 mod report;

@@ -13,6 +13,29 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
         measured_outcomes(r),
         outcomes(r),
         reason_kinds(r),
+        Table::counts(
+            "robots-kept-out",
+            "Sites robots.txt kept out, by reason",
+            ["Reason kind", "Sites"],
+            &r.robots_kept_out,
+        )
+        .note(
+            "Not measured because robots.txt closed the site: robots for its own rules, else \
+             the failure RFC 9309 reads as complete disallow (docs/rules.md)."
+                .to_owned(),
+        ),
+        Table::counts(
+            "not-now-readings",
+            "Sites a \"not now\" answer left not measured",
+            ["Reading", "Sites"],
+            &r.not_now_readings,
+        )
+        .note(
+            "mcp_get_not_now: /mcp's GET answered a 5xx or 429 (the literal reading says out of \
+             scope); robots_server_error: robots.txt answered a 5xx (the literal reading says \
+             reason robots). docs/rules.md, \"Not now is not no\"."
+                .to_owned(),
+        ),
         outcome_table(
             "outcomes-surface",
             "Outcomes over the sites with an API or agent surface",

@@ -164,7 +164,26 @@ fn comparison(c: &Comparison) -> Vec<Table> {
         ("endpoints, change", Cell::Signed(c.endpoints_delta)),
         ("passing, change", Cell::Signed(c.passing_delta)),
         ("new endpoints", Cell::Count(c.new_endpoint_count)),
-        ("vanished endpoints", Cell::Count(c.vanished_endpoint_count)),
+        (
+            "earlier endpoints still there",
+            Cell::Count(c.endpoints_still_there),
+        ),
+        (
+            "earlier endpoints moved (another URL)",
+            Cell::Count(c.endpoints_moved_count),
+        ),
+        (
+            "vanished endpoints (measured, none now)",
+            Cell::Count(c.vanished_endpoint_count),
+        ),
+        (
+            "earlier endpoints unavailable (not measured or unreachable now)",
+            Cell::Count(c.endpoints_unavailable_count),
+        ),
+        (
+            "earlier endpoints not scanned now",
+            Cell::Count(c.endpoints_not_scanned_count),
+        ),
         ("changed tool names", Cell::Count(c.changed_tool_list_count)),
         (
             "same names, changed descriptions",
@@ -205,6 +224,24 @@ fn comparison(c: &Comparison) -> Vec<Table> {
             "Vanished endpoints",
             c.vanished_endpoint_count,
             &c.vanished_endpoints,
+        ),
+        origins(
+            "compare-moved",
+            "Endpoints moved to another URL",
+            c.endpoints_moved_count,
+            &c.endpoints_moved,
+        ),
+        origins(
+            "compare-unavailable",
+            "Endpoints whose site was not measured or unreachable in this run",
+            c.endpoints_unavailable_count,
+            &c.endpoints_unavailable,
+        ),
+        origins(
+            "compare-not-scanned",
+            "Endpoints whose site this run did not scan",
+            c.endpoints_not_scanned_count,
+            &c.endpoints_not_scanned,
         ),
         origins(
             "compare-changed",
