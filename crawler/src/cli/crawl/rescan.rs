@@ -48,6 +48,10 @@ pub struct Rescan {
     /// Registry names of the lists (`registry:NAME`), each looked up again.
     #[serde(default)]
     pub registry: u64,
+    /// Stale sites the lists name again: their rank is today's list's (the others keep their
+    /// last record's).
+    #[serde(default)]
+    pub ranks_from_lists: u64,
 }
 
 impl Rescan {
@@ -62,9 +66,11 @@ impl Rescan {
     /// The summary's line.
     pub fn line(&self) -> String {
         let mut line = format!(
-            "rescan: stale {} (last scanned before {}), new {}, fresh skipped {} (scanned within {})",
+            "rescan: stale {} (last scanned before {}; {} ranked by today's lists), new {}, \
+             fresh skipped {} (scanned within {})",
             self.stale,
             format_timestamp(self.cutoff_ms),
+            self.ranks_from_lists,
             self.new,
             self.fresh_skipped,
             self.older_than
@@ -92,8 +98,8 @@ pub fn cutoff(older_than: &str, now_ms: u64) -> anyhow::Result<u64> {
     Ok(now_ms.saturating_sub(d.as_millis().try_into().unwrap_or(u64::MAX)))
 }
 
-/// Each site's last scan time (origin → ms) and the rank its last record had, so a re-scan
-/// keeps the site's place in its ranked list; only the sites of one shard.
+/// Each site's last scan time (origin → ms) and the rank its last record had, the rank a
+/// stale site no list names again keeps; only the sites of one shard.
 #[derive(Debug)]
 pub struct LastScans {
     sites: HashMap<String, (u64, Option<u32>)>,
@@ -155,11 +161,13 @@ impl LastScans {
     }
 }
 
-/// Writes the target list to `path`: the stale sites (by origin), then the lists' new sites
-/// in list order, each as `rank,origin` when it has a rank (the list is read back with the
-/// default columns). Lines of the lists that are not sites (invalid input) are copied as they
-/// are, so the crawl records them with their reason instead of dropping them; their header
-/// lines are read as headers.
+/// Writes the target list to `path`: the lists' sites first, in list order, each stale or new
+/// site once, with the rank today's list gives it (today's list wins: a site listed again
+/// takes its place in today's ranking, not its last record's); then the stale sites no list
+/// names, with the rank of their last record. Each line is `rank,origin` when it has a rank
+/// (the list is read back with the default columns). Lines of the lists that are not sites
+/// (invalid input) are copied as they are, so the crawl records them with their reason
+/// instead of dropping them; their header lines are read as headers.
 pub fn write_targets(
     path: &Path,
     last: &LastScans,
@@ -172,22 +180,18 @@ pub fn write_targets(
     let write_err = || format!("writing {}", path.display());
     writeln!(
         out,
-        "# mcpcensus re-scan: sites last scanned before {}, then new sites of the lists",
+        "# mcpcensus re-scan: the lists' stale and new sites (ranks from the lists), then the \
+         other sites last scanned before {}",
         format_timestamp(rescan.cutoff_ms)
     )
     .with_context(write_err)?;
-    let mut stale: Vec<(&String, Option<u32>)> = last
-        .sites
-        .iter()
-        .filter(|(_, (at, _))| *at < rescan.cutoff_ms)
-        .map(|(origin, (_, rank))| (origin, *rank))
-        .collect();
-    stale.sort_unstable();
-    for (origin, rank) in &stale {
-        writeln!(out, "{}", ranked_line(origin, *rank)).with_context(write_err)?;
-    }
-    rescan.stale = stale.len() as u64;
-    let mut new = HashSet::new();
+    let stale = |origin: &str| {
+        last.sites
+            .get(origin)
+            .is_some_and(|(at, _)| *at < rescan.cutoff_ms)
+    };
+    // Sites written from the lists (new and stale): each once.
+    let mut written: HashSet<String> = HashSet::new();
     // The lists read as the shard's crawl reads them: another shard's lines are its own.
     let mut planner = Planner::new(last.shard, Default::default()).with_columns(columns.clone());
     let mut reader = LineReader::new(lists.to_vec());
@@ -205,28 +209,39 @@ pub fn write_targets(
             rescan.registry += 1;
             continue;
         }
-        // Read as the crawl reads it (columns, header), without dedupe's memory: `new` drops
-        // the repeats of new sites, and stale ones are written once above.
+        // Read as the crawl reads it (columns, header), without dedupe's memory: `written`
+        // drops the repeats.
         match planner.plan_at(line_no, RawLine::Text(text)) {
             Planned::Skip => {}
             Planned::Invalid { .. } => writeln!(out, "{}", text.trim()).with_context(write_err)?,
             Planned::Scan(t) | Planned::Excluded { target: t, .. } => {
-                match last.sites.get(&t.origin) {
-                    Some((at, _)) if *at >= rescan.cutoff_ms => rescan.fresh_skipped += 1,
-                    // Stale: already in the list above.
-                    Some(_) => {}
-                    None => {
-                        if new.insert(t.origin.clone()) {
-                            writeln!(out, "{}", ranked_line(&t.origin, t.rank))
-                                .with_context(write_err)?;
-                        }
+                let seen = last.sites.get(&t.origin);
+                if seen.is_some_and(|(at, _)| *at >= rescan.cutoff_ms) {
+                    rescan.fresh_skipped += 1;
+                } else if written.insert(t.origin.clone()) {
+                    writeln!(out, "{}", ranked_line(&t.origin, t.rank)).with_context(write_err)?;
+                    if seen.is_some() {
+                        rescan.stale += 1;
+                        rescan.ranks_from_lists += 1;
+                    } else {
+                        rescan.new += 1;
                     }
                 }
             }
             Planned::Registry { .. } | Planned::RegistryAll => {}
         }
     }
-    rescan.new = new.len() as u64;
+    let mut unlisted: Vec<(&String, Option<u32>)> = last
+        .sites
+        .iter()
+        .filter(|(origin, _)| stale(origin) && !written.contains(*origin))
+        .map(|(origin, (_, rank))| (origin, *rank))
+        .collect();
+    unlisted.sort_unstable();
+    for (origin, rank) in &unlisted {
+        writeln!(out, "{}", ranked_line(origin, *rank)).with_context(write_err)?;
+    }
+    rescan.stale += unlisted.len() as u64;
     out.into_inner()
         .map_err(|e| e.into_error())
         .and_then(|f| f.sync_all())

@@ -41,15 +41,18 @@ fn the_target_list_holds_the_stale_sites_then_the_new_ones_once() {
     assert_eq!(
         lines,
         [
-            "https://a.test",
+            // The lists' sites first, in list order: stale b.test, then the new ones.
             "https://b.test",
             "https://new.test",
             // Not a site: copied, so the crawl records why.
             "http://plain.test",
             "https://new2.test:8443",
+            // Then the stale sites no list names.
+            "https://a.test",
         ]
     );
     assert_eq!((r.stale, r.new, r.fresh_skipped), (2, 2, 1));
+    assert_eq!(r.ranks_from_lists, 1);
 }
 
 #[test]
@@ -59,7 +62,7 @@ fn a_bad_duration_is_an_error_naming_the_flag() {
 }
 
 #[test]
-fn a_rescan_keeps_each_sites_rank_and_reads_the_lists_headers() {
+fn todays_list_gives_the_rank_and_an_unlisted_site_keeps_its_last_one() {
     let dir = tempfile::tempdir().unwrap();
     let now = 100 * DAY;
     let mut last = LastScans::default();
@@ -92,13 +95,16 @@ fn a_rescan_keeps_each_sites_rank_and_reads_the_lists_headers() {
     assert_eq!(
         lines,
         [
-            "3,https://kept.test",
-            "7,https://old.test",
+            // Listed again today at 1000: today's rank, not its last record's 7.
+            "1000,https://old.test",
             "5000,https://new.test",
             "10000,https://www.new.test",
+            // Not listed today: its last rank.
+            "3,https://kept.test",
         ]
     );
     assert_eq!((r.stale, r.new, r.fresh_skipped), (2, 2, 0));
+    assert_eq!(r.ranks_from_lists, 1);
 }
 
 /// The target list a shard's re-scan writes (stale and new sites), then what its crawl plans
