@@ -33,6 +33,7 @@ use super::pool::{ConnKey, Pool};
 use super::resolver::{ResolveError, Resolver};
 use super::retry_after::{pauses_host, retry_after};
 use super::robots::RobotsRules;
+use super::robots_cache::RobotsCache;
 use super::shared::Shared;
 use super::throttle::Throttle;
 use super::tls;
@@ -91,6 +92,7 @@ impl Net {
             user_agent,
             opt_out,
             opts,
+            robots_cache: RobotsCache::default(),
         };
         Ok(Self {
             shared: Arc::new(shared),
@@ -164,6 +166,11 @@ impl std::fmt::Debug for SiteClient {
 }
 
 impl SiteClient {
+    /// The robots.txt answers the run has read, by origin (shared by every site).
+    pub fn robots_cache(&self) -> &RobotsCache {
+        &self.shared.robots_cache
+    }
+
     /// The site's ledger of waits on the crawler's own queues: deadlines that measure the
     /// server move by it.
     pub fn waits(&self) -> &Arc<OwnWaits> {

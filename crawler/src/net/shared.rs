@@ -9,6 +9,7 @@ use rustls::ClientConfig;
 use super::guard::Guard;
 use super::options::NetOptions;
 use super::resolver::Resolver;
+use super::robots_cache::RobotsCache;
 use super::throttle::Throttle;
 use crate::input::Exclusions;
 
@@ -22,4 +23,6 @@ pub(crate) struct Shared {
     pub(crate) user_agent: HeaderValue,
     /// The opt-out list: a covered host gets no request at all, whoever named it.
     pub(crate) opt_out: Arc<Exclusions>,
+    /// robots.txt answers the run has read, by origin.
+    pub(crate) robots_cache: RobotsCache,
 }

@@ -11,7 +11,7 @@ use url::Url;
 use super::answer::redirect_of;
 use super::site::{RobotsBody, SiteScan};
 use crate::discovery::media_type;
-use crate::net::{origin_key, FetchError, RobotsRules};
+use crate::net::{origin_key, CachedRobots, FetchError, RobotsRules};
 
 /// RFC 9309 §2.5: crawlers must read at least the first 500 KiB.
 pub const ROBOTS_CAP: usize = 512 * 1024;
@@ -61,6 +61,21 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
     let Ok(url) = at.join("/robots.txt") else {
         return Ok(());
     };
+    let use_cache = !site.keeps_robots_body();
+    if use_cache {
+        if let Some(kept) = site.client().robots_cache().get(&origin_key(&url)) {
+            // Read for another site of this run: no request (and none in `requests`).
+            let info = RobotsInfo {
+                url: url.to_string(),
+                status: Some(kept.status),
+                verdict: kept.verdict.into(),
+                crawl_delay_ms: crawl_delay_ms(&kept.rules),
+                skipped: Vec::new(),
+            };
+            site.set_robots(&url, kept.rules, record.then_some(info));
+            return Ok(());
+        }
+    }
     let mut asked = url.clone();
     let mut chain = vec![url.clone()];
     let mut result = site.get(&asked, "robots", ROBOTS_CAP, ROBOTS_TIMEOUT).await;
@@ -119,10 +134,22 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
         }));
     }
     info.status = result.as_ref().ok().map(|r| r.status.as_u16());
-    info.crawl_delay_ms = rules
-        .crawl_delay()
-        .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX));
+    info.crawl_delay_ms = crawl_delay_ms(&rules);
     let rules = std::sync::Arc::new(rules);
+    // A definite answer of the origin's own robots.txt (no redirect) serves the run's other
+    // sites that reach this origin.
+    if let (true, 1, Ok(r)) = (use_cache, chain.len(), &result) {
+        let status = r.status.as_u16();
+        let verdict = match status {
+            200..=299 => Some("rules"),
+            400..=499 => Some("allow_all"),
+            _ => None,
+        };
+        if let (Some(verdict), true) = (verdict, asked == url) {
+            let kept = CachedRobots::new(rules.clone(), status, verdict);
+            site.client().robots_cache().put(origin_key(&url), kept);
+        }
+    }
     // The other origins whose robots.txt the chain passed through get the same answer.
     for hop in chain.iter().skip(1) {
         let origin = origin_key(hop);
@@ -144,6 +171,12 @@ async fn read_robots(site: &mut SiteScan, at: &Url, record: bool) -> Result<(), 
         ) => Err(e),
         _ => Ok(()),
     }
+}
+
+fn crawl_delay_ms(rules: &RobotsRules) -> Option<u32> {
+    rules
+        .crawl_delay()
+        .map(|d| u32::try_from(d.as_millis()).unwrap_or(u32::MAX))
 }
 
 /// Whether a robots.txt redirect from `from` to `next` stays on the scanned site: https, the

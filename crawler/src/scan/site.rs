@@ -109,6 +109,12 @@ impl SiteScan {
         self.keep_robots_body = true;
     }
 
+    /// True when the robots.txt body is kept (the readiness level reads it): a kept answer
+    /// of another site's has no body, so the run's cache is not used then.
+    pub fn keeps_robots_body(&self) -> bool {
+        self.keep_robots_body
+    }
+
     /// Keeps `body` as the measured origin's robots.txt (`None`: it answered without 2xx),
     /// when asked to.
     pub fn set_robots_body(&mut self, body: Option<RobotsBody>) {

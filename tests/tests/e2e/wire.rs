@@ -335,3 +335,55 @@ async fn a_stray_answer_never_shifts_the_next_even_with_politeness_lifted() {
     }
     web.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_origin_two_sites_reach_has_its_robots_txt_read_once_a_run() {
+    let web = SimWeb::builder()
+        .site(Site::new("shared.test"))
+        .site(Site::new("www.shared.test"))
+        .start()
+        .await
+        .unwrap();
+    web.add_site(Site::new("shared.test").route(
+        "/",
+        Reply::status(301).header("location", web.url("www.shared.test", "/")),
+    ))
+    .unwrap();
+    web.add_site(
+        Site::new("www.shared.test")
+            .route(
+                "/robots.txt",
+                Reply::bytes("text/plain", ROBOTS_BODY.to_owned()),
+            )
+            .route("/", Reply::html("<!doctype html><title>www</title>")),
+    )
+    .unwrap();
+    let inputs = [web.input("shared.test"), web.input("www.shared.test")];
+    let crawl = WebCrawl::new();
+    // One site at a time: the second finds the first's answer.
+    let (code, _, records) = crawl
+        .run(&web, &inputs, true, &["--concurrency", "1"])
+        .await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let robots_reads = web
+        .requests("www.shared.test")
+        .iter()
+        .filter(|q| q.path == "/robots.txt")
+        .count();
+    assert_eq!(robots_reads, 1, "www's robots.txt read once in the run");
+    for host in ["shared.test", "www.shared.test"] {
+        let r = record_for(&records, &web.origin(host));
+        let robots = r.robots.as_ref().expect("robots section");
+        assert_eq!(
+            robots.url,
+            web.url("www.shared.test", "/robots.txt"),
+            "{host}"
+        );
+        assert_eq!(
+            (robots.status, robots.verdict.as_str()),
+            (Some(200), "rules"),
+            "{host}"
+        );
+    }
+    web.shutdown().await;
+}
