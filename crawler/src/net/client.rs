@@ -18,6 +18,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use mcpcensus_store::inert::terminal_text;
 use tokio::time::Instant;
 
+use super::answer::{header_map, Answer};
 use super::body::{BodyReader, Source};
 use super::conn::{self, ExchangeError, Home};
 use super::connector::Connector;
@@ -445,25 +446,7 @@ impl SiteClient {
     }
 }
 
-/// The request's headers as HTTP/2 (and `check --explain`) take them.
-pub(super) fn header_map(headers: Vec<(HeaderName, HeaderValue)>) -> HeaderMap {
-    let mut map = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        map.append(name, value);
-    }
-    map
-}
-
 /// The path and query robots.txt rules are matched against (`/path?query`).
 fn path_and_query(url: &url::Url) -> &str {
     &url[url::Position::BeforePath..url::Position::AfterQuery]
-}
-
-/// An answer's head and its body's source.
-pub(super) struct Answer {
-    pub(super) status: http::StatusCode,
-    pub(super) headers: HeaderMap,
-    pub(super) version: http::Version,
-    pub(super) address: std::net::SocketAddr,
-    pub(super) body: Source,
 }

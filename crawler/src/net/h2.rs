@@ -11,8 +11,8 @@ use http::{HeaderName, HeaderValue, Uri};
 use http_body_util::Full;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 
+use super::answer::{header_map, Answer};
 use super::body::Source;
-use super::client::{header_map, Answer};
 use super::connector::NetStream;
 use super::fetch::{FetchError, TimeoutPhase};
 use super::h1::MAX_HEAD;

@@ -15,6 +15,7 @@
 //! # Ok(()) }
 //! ```
 
+mod answer;
 mod body;
 mod chunked;
 mod client;

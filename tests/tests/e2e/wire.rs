@@ -231,7 +231,7 @@ async fn robots_txt_is_asked_once_however_the_origins_redirect_to_each_other() {
         .start()
         .await
         .unwrap();
-    let to = |host: &str, path: &str| Reply::status(301).header("location", &web.url(host, path));
+    let to = |host: &str, path: &str| Reply::status(301).header("location", web.url(host, path));
     web.add_site(
         Site::new("loop.test")
             .route("/robots.txt", to("www.loop.test", "/robots.txt"))
