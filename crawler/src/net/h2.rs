@@ -20,7 +20,7 @@ use super::pool::H2;
 
 /// A stream's receive window: HTTP/2's initial 65,535 bytes, no more than the smallest answer
 /// cap (an MCP answer's 64 KiB).
-pub(crate) const STREAM_WINDOW: u32 = 65_535;
+pub const STREAM_WINDOW: u32 = 65_535;
 /// The connection's receive window: four streams' worth (a site's requests go in turn; a few
 /// at once at most).
 pub(crate) const CONNECTION_WINDOW: u32 = 4 * STREAM_WINDOW;

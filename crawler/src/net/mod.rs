@@ -60,6 +60,7 @@ pub use fetch::{
     DEFAULT_BODY_CAP, DEFAULT_REQUEST_TIMEOUT,
 };
 pub use guard::{BlockedRange, Embedding, Guard, Refusal};
+pub use h2::STREAM_WINDOW as H2_STREAM_WINDOW;
 pub use local::{LocalResource, LOCAL_RESOURCE_TAG};
 pub use names::{host_key, origin_key};
 pub use options::*;

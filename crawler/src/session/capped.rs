@@ -35,6 +35,8 @@ use crate::net::{
 pub const SESSION_BUDGET: Duration = Duration::from_secs(12);
 /// Most bytes of one answer read (the survey: "up to 64 KB").
 pub const ANSWER_CAP: usize = 64 * 1024;
+// HTTP/2 lets a server send a stream's window before the client reads: no more than the cap.
+const _: () = assert!(crate::net::H2_STREAM_WINDOW as usize <= ANSWER_CAP);
 /// Default cap on the tools kept in `tool_names` and `tools`.
 pub const DEFAULT_TOOLS_CAP: NonZeroUsize = match NonZeroUsize::new(200) {
     Some(cap) => cap,
