@@ -13,6 +13,7 @@ mod seat;
 mod second_look;
 mod sink;
 mod site;
+mod status;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,8 @@ mod tests_resume;
 mod tests_room;
 #[cfg(test)]
 mod tests_second_look;
+#[cfg(test)]
+mod tests_status;
 mod writer;
 
 pub use admission::AdmissionSettings;
