@@ -1,6 +1,7 @@
 //! Unit and loopback tests of the network core.
 
 mod client;
+mod dns_silence;
 mod guard;
 mod json;
 mod local;
