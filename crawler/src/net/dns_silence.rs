@@ -4,14 +4,22 @@
 //! time, [`SILENT_AFTER`] in a row, mark the resolver silent; the first lookup answered after
 //! that (any answer, NXDOMAIN included) marks it back. Each change is one log line.
 
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-use super::resolver::ResolveError;
 
 /// Lookups in a row with no answer before the resolver counts as silent: far more than the
 /// few lame names of a list that time out now and then between answers.
 pub(crate) const SILENT_AFTER: u64 = 16;
+
+/// How a lookup ended, for the resolver's health.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Heard {
+    /// An answer, whatever it said (NXDOMAIN and SERVFAIL too).
+    Answer,
+    /// No answer in time.
+    Nothing,
+    /// Says nothing of the resolver (this machine ran out of something).
+    Unknown,
+}
 
 /// A change [`DnsSilence::observe`] saw (and logged).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,23 +36,21 @@ pub(crate) struct DnsSilence {
 
 impl DnsSilence {
     /// One lookup's end.
-    pub(crate) fn observe(&self, found: &Result<Vec<IpAddr>, ResolveError>) -> Option<Change> {
-        match found {
-            Err(ResolveError::Timeout) => {
+    pub(crate) fn observe(&self, heard: Heard) -> Option<Change> {
+        match heard {
+            Heard::Nothing => {
                 let n = self.no_answer_in_a_row.fetch_add(1, Ordering::Relaxed) + 1;
                 if n < SILENT_AFTER || self.silent.swap(true, Ordering::Relaxed) {
                     return None;
                 }
                 tracing::warn!(
                     lookups = n,
-                    "the DNS resolver stopped answering: the last {n} lookups got no answer in \
-                     time; sites wait for their second look rather than being recorded for good"
+                    "the DNS resolver stopped answering: the last {n} lookups got no answer in time"
                 );
                 Some(Change::Stopped)
             }
-            // This machine's shortage says nothing of the resolver.
-            Err(ResolveError::Local(_)) => None,
-            _ => {
+            Heard::Unknown => None,
+            Heard::Answer => {
                 self.no_answer_in_a_row.store(0, Ordering::Relaxed);
                 if !self.silent.swap(false, Ordering::Relaxed) {
                     return None;

@@ -30,7 +30,7 @@ use hickory_resolver::proto::rr::Name;
 use hickory_resolver::TokioResolver;
 use tokio::sync::Semaphore;
 
-use super::dns_silence::DnsSilence;
+use super::dns_silence::{DnsSilence, Heard};
 use super::error::NetError;
 use super::local::LocalResource;
 use super::options::NetOptions;
@@ -272,7 +272,11 @@ impl Resolver {
                 }
             }
         };
-        self.silence.observe(&found);
+        self.silence.observe(match &found {
+            Err(ResolveError::Timeout) => Heard::Nothing,
+            Err(ResolveError::Local(_)) => Heard::Unknown,
+            _ => Heard::Answer,
+        });
         let mut addrs: Vec<IpAddr> = Vec::new();
         for ip in found? {
             if !addrs.contains(&ip) {

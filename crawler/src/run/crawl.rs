@@ -11,8 +11,9 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::admission::{self, AdmissionSettings};
+use super::display;
 use super::intake::{self, Intake};
-use super::progress::{self, Counters, ProgressMode};
+use super::progress::{Counters, ProgressMode};
 use super::resume::DoneSet;
 use super::room::Room;
 use super::seat::Place;
@@ -130,7 +131,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
     let mut stages = start(intake_parts, &run_id, sink, initial, counters)?;
     let looks = second_look.map(|delay| Arc::new(SecondLooks::new(delay)));
     let display_done = CancellationToken::new();
-    let display = tokio::spawn(progress::display(
+    let display = tokio::spawn(display::display(
         progress,
         stages.counters.clone(),
         total_bytes,

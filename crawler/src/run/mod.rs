@@ -3,6 +3,7 @@
 mod admission;
 mod cpu;
 mod crawl;
+mod display;
 mod expand;
 mod intake;
 mod local;
