@@ -12,7 +12,7 @@ records=${2:-1000000}
 source "$(dirname "$0")/simweb-start.sh" "$sites" 50
 ch="$work/clickhouse"
 url=$("$top/scripts/clickhouse.sh" start "$ch")
-trap '"$top/scripts/clickhouse.sh" stop "$ch"; exec 3>&-; rm -rf "$work"' EXIT
+trap '"$top/scripts/clickhouse.sh" stop "$ch"; simweb_cleanup' EXIT
 cargo build --release -q -p mcpcensus-benches --example report_fixture --manifest-path "$top/Cargo.toml"
 bin="$top/target/release/mcpcensus"
 fixture="$top/target/release/examples/report_fixture"

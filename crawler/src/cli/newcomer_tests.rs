@@ -57,11 +57,15 @@ fn the_demos_last_line_names_the_binary_it_ran() {
         .lines()
         .find_map(|l| l.strip_prefix("bin="))
         .expect("the demo names its binary once");
-    assert_eq!(bin, "\"$top/target/release/mcpcensus\"");
+    assert_eq!(bin, "\"$release/mcpcensus\"");
     let start = read("scripts/simweb-start.sh");
     assert!(
         start.contains("cargo build --release") && start.contains("-p mcpcensus "),
         "the sourced script builds the release binary"
+    );
+    assert!(
+        start.contains("release=${CARGO_TARGET_DIR:-$top/target}/release"),
+        "where cargo puts it"
     );
     assert!(demo.contains("\"$bin\" crawl"), "the demo crawls with it");
     let last = demo.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
@@ -69,6 +73,56 @@ fn the_demos_last_line_names_the_binary_it_ran() {
         last.starts_with("echo ") && last.contains("$bin export"),
         "{last}"
     );
+}
+
+/// The demo's settings that differ from a real crawl's are said on screen, before the crawl.
+#[test]
+fn the_demo_says_it_waits_less_than_a_real_crawl() {
+    let demo = read("scripts/demo.sh");
+    let crawl = demo.find("\"$bin\" crawl").unwrap();
+    let said = demo
+        .find("echo \"demo: second looks after 2 s")
+        .expect("said on screen");
+    assert!(said < crawl);
+    assert!(demo[crawl..].contains("--second-look-delay 2s"));
+}
+
+/// The web started by `scripts/simweb-start.sh` writes into the work folder until it ends, so
+/// the folder is removed only after the web has ended: here a stand-in web that writes its
+/// last file a moment after its input closes, as simweb writes its request count.
+#[test]
+fn the_simulated_web_has_ended_before_its_folder_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let release = dir.path().join("release");
+    std::fs::create_dir(&release).unwrap();
+    let ended = dir.path().join("ended");
+    script(
+        &release.join("simweb"),
+        &format!(
+            "mkdir -p \"$1\" && touch \"$1/ready\"\n\
+             cat > /dev/null\n\
+             sleep 0.3\n\
+             echo 7 > \"$1/requests.txt\" && touch {ended}",
+            ended = ended.display()
+        ),
+    );
+    let work = dir.path().join("work");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -euo pipefail; source {}; echo \"$work\" > {}",
+            top().join("scripts/simweb-start.sh").display(),
+            work.display()
+        ))
+        .env("BENCH_NO_BUILD", "1")
+        .env("CARGO_TARGET_DIR", dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(ended.exists(), "the script ended before the web: {stderr}");
+    let work = std::fs::read_to_string(&work).unwrap();
+    assert!(!Path::new(work.trim()).exists(), "{work} is left");
 }
 
 /// Writes an executable shell script.

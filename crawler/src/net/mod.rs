@@ -22,6 +22,7 @@ mod client;
 mod conn;
 mod connector;
 pub mod content;
+mod dns_silence;
 mod error;
 mod fetch;
 mod fetch_error;

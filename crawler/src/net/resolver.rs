@@ -30,6 +30,7 @@ use hickory_resolver::proto::rr::Name;
 use hickory_resolver::TokioResolver;
 use tokio::sync::Semaphore;
 
+use super::dns_silence::{DnsSilence, Heard};
 use super::error::NetError;
 use super::local::LocalResource;
 use super::options::NetOptions;
@@ -133,6 +134,7 @@ pub struct Resolver {
     /// Past this the lookup has stalled: room for a CNAME the cache chases with another query.
     deadline: Duration,
     stalls: AtomicU64,
+    silence: DnsSilence,
 }
 
 /// How one try of a lookup ended.
@@ -213,6 +215,7 @@ impl Resolver {
             budget: own_bound.saturating_add(STALL_SLACK),
             deadline: own_bound.saturating_mul(2).saturating_add(STALL_SLACK),
             stalls: AtomicU64::new(0),
+            silence: DnsSilence::default(),
         })
     }
 
@@ -269,6 +272,11 @@ impl Resolver {
                 }
             }
         };
+        self.silence.observe(match &found {
+            Err(ResolveError::Timeout) => Heard::Nothing,
+            Err(ResolveError::Local(_)) => Heard::Unknown,
+            _ => Heard::Answer,
+        });
         let mut addrs: Vec<IpAddr> = Vec::new();
         for ip in found? {
             if !addrs.contains(&ip) {

@@ -11,8 +11,9 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::admission::{self, AdmissionSettings};
+use super::display;
 use super::intake::{self, Intake};
-use super::progress::{self, Counters, ProgressMode};
+use super::progress::{Counters, ProgressMode};
 use super::resume::DoneSet;
 use super::room::Room;
 use super::seat::Place;
@@ -128,11 +129,13 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
     let registry = scanner.as_ref().and_then(|s| s.registry_source());
     let intake_parts = (reader, planner, done, registry);
     let mut stages = start(intake_parts, &run_id, sink, initial, counters)?;
+    let looks = second_look.map(|delay| Arc::new(SecondLooks::new(delay)));
     let display_done = CancellationToken::new();
-    let display = tokio::spawn(progress::display(
+    let display = tokio::spawn(display::display(
         progress,
         stages.counters.clone(),
         total_bytes,
+        looks.clone(),
         display_done.clone(),
     ));
     let control = tokio::spawn(admission::control(
@@ -147,7 +150,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
         concurrency,
         max_duration,
         admission: admission_settings,
-        second_looks: second_look.map(|delay| Arc::new(SecondLooks::new(delay))),
+        second_looks: looks,
     };
     let room = Arc::new(Room::for_concurrency(concurrency, stages.counters.clone()));
     let mut tasks = JoinSet::new();
@@ -233,12 +236,7 @@ async fn feed(
     let deadline = job
         .max_duration
         .and_then(|d| tokio::time::Instant::now().checked_add(d));
-    let max_duration = async move {
-        match deadline {
-            Some(at) => tokio::time::sleep_until(at).await,
-            None => std::future::pending().await,
-        }
-    };
+    let max_duration = sleep_until_some(deadline);
     tokio::pin!(max_duration);
     let failed = stages.sink_failed.clone();
     let local = stages.local_exhausted.clone();
@@ -275,9 +273,13 @@ async fn feed(
                         // A second look's time came.
                         () = sleep_until_some(next_look), if next_look.is_some() => continue,
                         work = stages.work_rx.recv(), if take_input => match work {
-                            Some(w) => w,
+                            Some(w) => {
+                                stages.counters.taken.fetch_add(1, Ordering::Relaxed);
+                                w
+                            }
                             None => {
                                 input_open = false;
+                                stages.counters.input_done.store(true, Ordering::Relaxed);
                                 continue;
                             }
                         },

@@ -3,6 +3,7 @@
 mod admission;
 mod cpu;
 mod crawl;
+mod display;
 mod expand;
 mod intake;
 mod local;
@@ -13,6 +14,7 @@ mod seat;
 mod second_look;
 mod sink;
 mod site;
+mod status;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -30,6 +32,8 @@ mod tests_resume;
 mod tests_room;
 #[cfg(test)]
 mod tests_second_look;
+#[cfg(test)]
+mod tests_status;
 mod writer;
 
 pub use admission::AdmissionSettings;

@@ -1,12 +1,10 @@
-//! Progress: a bar on a terminal, a plain line every few seconds otherwise, nothing if quiet.
+//! Progress: the run's live counters, and how they are shown (a bar on a terminal, a plain
+//! line every few seconds otherwise, nothing if quiet; the display is `display`).
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tokio_util::sync::CancellationToken;
+use std::time::Duration;
 
 /// Why new sites are held back now (`Counters::held_back_why`), as admission control sets it.
 pub const HELD_NONE: u64 = 0;
@@ -50,6 +48,10 @@ pub struct Counters {
     /// the feeding loop).
     pub intake_queued: AtomicU64,
     pub writer_queued: AtomicU64,
+    /// Planned lines the feeding loop took from intake in this process (each owes a record),
+    /// and whether intake has given its last: with `done`, the sites left for the ETA.
+    pub taken: AtomicU64,
+    pub input_done: AtomicBool,
 }
 
 impl Counters {
@@ -93,106 +95,4 @@ impl ProgressMode {
             _ => ProgressMode::JsonLines { every },
         }
     }
-}
-
-/// Runs the display until `done` is cancelled.
-pub async fn display(
-    mode: ProgressMode,
-    counters: Arc<Counters>,
-    total_bytes: Option<u64>,
-    done: CancellationToken,
-) {
-    let started = Instant::now();
-    let (bar, every, json) = match mode {
-        ProgressMode::Quiet => return,
-        ProgressMode::Bar => {
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            (Some(bar), Duration::from_millis(500), false)
-        }
-        ProgressMode::Lines { every } => (None, every, false),
-        ProgressMode::JsonLines { every } => (None, every, true),
-    };
-    let mut tick = tokio::time::interval(every);
-    tick.tick().await;
-    loop {
-        tokio::select! {
-            _ = done.cancelled() => break,
-            _ = tick.tick() => {}
-        }
-        if json {
-            eprintln!("{}", status_json(&counters, total_bytes, started.elapsed()));
-            continue;
-        }
-        let line = status_line(&counters, total_bytes, started.elapsed());
-        match &bar {
-            Some(bar) => bar.set_message(line),
-            None => eprintln!("progress: {line}"),
-        }
-    }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-}
-
-fn status_line(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> String {
-    let done = c.done.load(Ordering::Relaxed);
-    let secs = elapsed.as_secs_f64().max(0.001);
-    let rate = done as f64 / secs;
-    let mut line = format!(
-        "{done} sites done, {rate:.0}/s, {} in flight, {} endpoints",
-        c.in_flight.load(Ordering::Relaxed),
-        c.endpoints.load(Ordering::Relaxed),
-    );
-    line.push_str(&format!(
-        ", admitting {}",
-        c.admit_limit.load(Ordering::Relaxed)
-    ));
-    match c.held_for_address.load(Ordering::Relaxed) {
-        0 => {}
-        held => line.push_str(&format!(", {held} held for their address's turn")),
-    }
-    match c.held_back_why.load(Ordering::Relaxed) {
-        HELD_LAG => line.push_str(&format!(
-            " (held back: the crawler lags {} ms)",
-            c.lag_us.load(Ordering::Relaxed) / 1000
-        )),
-        HELD_CPU => line.push_str(" (held back: the crawler uses every core)"),
-        _ => {}
-    }
-    if let Some(total) = total_bytes.filter(|&t| t > 0) {
-        let consumed = c.consumed_bytes.load(Ordering::Relaxed).min(total);
-        let fraction = consumed as f64 / total as f64;
-        line.push_str(&format!(", input {:.1}%", fraction * 100.0));
-        if fraction > 0.001 {
-            let eta = secs * (1.0 - fraction) / fraction;
-            line.push_str(&format!(
-                ", ETA {}",
-                humantime::format_duration(Duration::from_secs(eta as u64))
-            ));
-        }
-    }
-    line
-}
-
-/// A progress line as JSON, shaped like the JSON log lines (timestamp, level, target).
-fn status_json(c: &Counters, total_bytes: Option<u64>, elapsed: Duration) -> String {
-    let done = c.done.load(Ordering::Relaxed);
-    let input_fraction = total_bytes
-        .filter(|&t| t > 0)
-        .map(|total| c.consumed_bytes.load(Ordering::Relaxed).min(total) as f64 / total as f64);
-    serde_json::json!({
-        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
-        "level": "INFO",
-        "target": "progress",
-        "done": done,
-        "per_sec": done as f64 / elapsed.as_secs_f64().max(0.001),
-        "in_flight": c.in_flight.load(Ordering::Relaxed),
-        "endpoints": c.endpoints.load(Ordering::Relaxed),
-        "input_fraction": input_fraction,
-    })
-    .to_string()
 }

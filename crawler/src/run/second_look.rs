@@ -155,6 +155,16 @@ impl SecondLooks {
         self.state().pending.len()
     }
 
+    /// For the progress line: the sites waiting, and when the first and the last are due.
+    pub(super) fn status(&self) -> Option<(usize, Instant, Instant)> {
+        let s = self.state();
+        Some((
+            s.pending.len(),
+            s.pending.front()?.due,
+            s.pending.back()?.due,
+        ))
+    }
+
     /// True when no new input may be taken.
     pub(super) fn full(&self) -> bool {
         self.waiting() >= self.pending_max

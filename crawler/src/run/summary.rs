@@ -110,7 +110,7 @@ impl Summary {
             "dry_run": self.dry_run,
             "duration_secs": self.duration.as_secs_f64(),
             "dns_stalls": self.dns_stalls,
-            "counts": self.manifest_counts(),
+            "counts": self.manifest_counts().every_key(),
             "registry": self.registry,
             // How many sites were really in flight: a benchmark's memory per site needs it.
             "admission": {

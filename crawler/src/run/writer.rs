@@ -114,6 +114,11 @@ fn write_all(
             counters.endpoints.fetch_add(1, Ordering::Relaxed);
         }
         counters.done.fetch_add(1, Ordering::Relaxed);
+        // Sampled here too: the feeding loop samples only when it takes work, and a run
+        // waiting for its last sites takes none.
+        counters
+            .writer_queued
+            .store(rx.len() as u64, Ordering::Relaxed);
     }
     sink.finish()
 }

@@ -12,7 +12,7 @@ use crate::record::Outcome;
 pub const OUTCOME_KEY_PREFIX: &str = "outcome.";
 /// Counters written only when not zero: header lines, `--rescan-older-than`'s, ClickHouse's
 /// dead letters, the second looks and the registry listing.
-const WRITTEN_WHEN_NOT_ZERO: [&str; 12] = [
+pub(super) const WRITTEN_WHEN_NOT_ZERO: [&str; 12] = [
     "second_looks",
     "second_looks_flipped",
     "second_looks_not_made",
@@ -109,19 +109,32 @@ impl RunCounts {
     }
 }
 
-impl From<RunCounts> for BTreeMap<String, u64> {
-    fn from(mut counts: RunCounts) -> Self {
-        let mut map = std::mem::take(&mut counts.other);
-        for (key, value) in counts.plain() {
+impl RunCounts {
+    /// The flat form with every counter, zeros included: `--stats-json` and the JSON summary
+    /// promise their keys to schedulers whatever kind of run wrote them (the manifest keeps
+    /// the form earlier builds wrote).
+    pub fn every_key(&self) -> BTreeMap<String, u64> {
+        self.clone().flat(true)
+    }
+
+    fn flat(mut self, every_key: bool) -> BTreeMap<String, u64> {
+        let mut map = std::mem::take(&mut self.other);
+        for (key, value) in self.plain() {
             // Counters of one kind of run only: other manifests stay as before.
-            if *value != 0 || !WRITTEN_WHEN_NOT_ZERO.contains(&key) {
+            if every_key || *value != 0 || !WRITTEN_WHEN_NOT_ZERO.contains(&key) {
                 map.insert(key.to_owned(), *value);
             }
         }
-        for (outcome, n) in &counts.per_outcome {
+        for (outcome, n) in &self.per_outcome {
             map.insert(format!("{OUTCOME_KEY_PREFIX}{outcome}"), *n);
         }
         map
+    }
+}
+
+impl From<RunCounts> for BTreeMap<String, u64> {
+    fn from(counts: RunCounts) -> Self {
+        counts.flat(false)
     }
 }
 

@@ -1,5 +1,8 @@
 //! The manifest's counts: typed in code, the previous builds' flat object on disk.
 
+use std::collections::BTreeMap;
+
+use super::counts::WRITTEN_WHEN_NOT_ZERO;
 use super::*;
 use crate::record::Outcome;
 
@@ -94,4 +97,23 @@ fn a_count_that_is_not_a_number_is_a_clear_error() {
     old["counts"]["lines_read"] = "forty".into();
     let err = serde_json::from_value::<RunManifest>(old).unwrap_err();
     assert!(err.to_string().contains("invalid type"), "{err}");
+}
+
+#[test]
+fn every_key_carries_the_counters_a_manifest_leaves_out_at_zero() {
+    let mut counts = RunCounts {
+        lines_read: 3,
+        ..RunCounts::default()
+    };
+    counts.other.insert("rescans".to_owned(), 1);
+    let manifest = BTreeMap::from(counts.clone());
+    let every = counts.every_key();
+    for key in WRITTEN_WHEN_NOT_ZERO {
+        assert!(!manifest.contains_key(key), "{key} in the manifest's form");
+        assert_eq!(every.get(key), Some(&0), "{key}");
+    }
+    assert_eq!(every["lines_read"], 3);
+    assert_eq!(every["rescans"], 1);
+    // Read back, both forms are the same counts.
+    assert_eq!(RunCounts::from(every), counts);
 }

@@ -2,6 +2,7 @@
 
 mod client;
 mod differential;
+mod dns_silence;
 mod guard;
 mod h1;
 mod json;

@@ -59,4 +59,18 @@ async fn json_logs_make_every_stderr_line_json_and_stats_json_matches_the_manife
     let counts: mcpcensus_store::RunCounts =
         serde_json::from_value(file["counts"].clone()).unwrap();
     assert_eq!(Some(counts), manifest.counts);
+    // The keys README promises in `--stats-json`, there in every run: a plain list's too,
+    // where the re-scan's counters are 0.
+    for key in ["run_id", "ending", "duration_secs", "dns_stalls", "counts"] {
+        assert!(file.get(key).is_some(), "no {key}: {file}");
+    }
+    for key in [
+        "rescan_stale",
+        "rescan_new",
+        "rescan_fresh_skipped",
+        "records_written",
+    ] {
+        assert!(file["counts"][key].is_u64(), "no counts.{key}: {file}");
+    }
+    assert_eq!(file["counts"]["rescan_fresh_skipped"], 0);
 }

@@ -1,0 +1,82 @@
+//! The progress display: reads the counters every few seconds and prints what they say (see
+//! `status`), as a bar, a plain line or a JSON line.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio_util::sync::CancellationToken;
+
+use super::progress::{Counters, ProgressMode};
+use super::second_look::SecondLooks;
+use super::status::{Sources, Status};
+
+/// Runs the display until `done` is cancelled; `looks`: the run's second looks, if it makes
+/// them.
+pub(super) async fn display(
+    mode: ProgressMode,
+    counters: Arc<Counters>,
+    total_bytes: Option<u64>,
+    looks: Option<Arc<SecondLooks>>,
+    done: CancellationToken,
+) {
+    let started = Instant::now();
+    // A resumed run starts with its earlier records counted: the rate is this process's.
+    let done_at_start = counters.done.load(Ordering::Relaxed);
+    let (bar, every, json) = match mode {
+        ProgressMode::Quiet => return,
+        ProgressMode::Bar => {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            (Some(bar), Duration::from_millis(500), false)
+        }
+        ProgressMode::Lines { every } => (None, every, false),
+        ProgressMode::JsonLines { every } => (None, every, true),
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            _ = done.cancelled() => break,
+            _ = tick.tick() => {}
+        }
+        let status = Status::read(&Sources {
+            counters: &counters,
+            looks: looks.as_deref(),
+            total_bytes,
+            done_at_start,
+            elapsed: started.elapsed(),
+        });
+        if json {
+            eprintln!("{}", json_line(&status));
+            continue;
+        }
+        let line = status.line();
+        match &bar {
+            Some(bar) => bar.set_message(line),
+            None => eprintln!("progress: {line}"),
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+}
+
+/// A progress line as JSON, shaped like the JSON log lines (timestamp, level, target).
+fn json_line(status: &Status) -> String {
+    let mut line = serde_json::json!({
+        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        "level": "INFO",
+        "target": "progress",
+    });
+    if let (Some(line), serde_json::Value::Object(fields)) =
+        (line.as_object_mut(), status.json_fields())
+    {
+        line.extend(fields);
+    }
+    line.to_string()
+}
