@@ -39,10 +39,20 @@ impl CachedRobots {
     }
 }
 
+/// How often a full cache looks for aged answers to drop: a sweep walks every entry, so a
+/// full cache of young answers must not be walked for each site that cannot get in.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
 /// See the module doc.
 #[derive(Debug, Default)]
 pub struct RobotsCache {
-    entries: Mutex<HashMap<String, CachedRobots>>,
+    entries: Mutex<Entries>,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    map: HashMap<String, CachedRobots>,
+    swept: Option<Instant>,
 }
 
 impl RobotsCache {
@@ -50,22 +60,30 @@ impl RobotsCache {
     pub fn get(&self, origin: &str) -> Option<CachedRobots> {
         let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         entries
+            .map
             .get(origin)
             .filter(|c| c.read_at.elapsed() < ROBOTS_CACHE_AGE)
             .cloned()
     }
 
-    /// Keeps `answer` for `origin`; when full, the aged ones go first, and with none aged the
-    /// answer is not kept (the next site reads it again: a request, never a wrong rule).
+    /// Keeps `answer` for `origin`; when full, the aged ones go (looked for at most once a
+    /// minute), and with none aged the answer is not kept (the next site reads it again: a
+    /// request, never a wrong rule).
     pub fn put(&self, origin: String, answer: CachedRobots) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.len() >= ROBOTS_CACHE_ENTRIES && !entries.contains_key(&origin) {
-            entries.retain(|_, c| c.read_at.elapsed() < ROBOTS_CACHE_AGE);
-            if entries.len() >= ROBOTS_CACHE_ENTRIES {
+        if entries.map.len() >= ROBOTS_CACHE_ENTRIES && !entries.map.contains_key(&origin) {
+            if entries.swept.is_some_and(|at| at.elapsed() < SWEEP_EVERY) {
+                return;
+            }
+            entries.swept = Some(Instant::now());
+            entries
+                .map
+                .retain(|_, c| c.read_at.elapsed() < ROBOTS_CACHE_AGE);
+            if entries.map.len() >= ROBOTS_CACHE_ENTRIES {
                 return;
             }
         }
-        entries.insert(origin, answer);
+        entries.map.insert(origin, answer);
     }
 
     /// Origins kept now.
@@ -73,6 +91,7 @@ impl RobotsCache {
         self.entries
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .map
             .len()
     }
 
@@ -113,5 +132,37 @@ mod tests {
         assert!(cache
             .get(&format!("https://s{}.test", ROBOTS_CACHE_ENTRIES + 5))
             .is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_cache_looks_for_aged_answers_at_most_once_a_minute() {
+        let cache = RobotsCache::default();
+        let rules = Arc::new(RobotsRules::allow_all());
+        let put = |name: &str| {
+            cache.put(
+                format!("https://{name}.test"),
+                CachedRobots::new(rules.clone(), 200, "rules"),
+            )
+        };
+        let kept = |name: &str| cache.get(&format!("https://{name}.test")).is_some();
+        for i in 0..ROBOTS_CACHE_ENTRIES {
+            put(&format!("s{i}"));
+        }
+        put("first"); // full and young: swept, nothing aged, not kept
+        assert!(!kept("first"));
+        tokio::time::advance(ROBOTS_CACHE_AGE - Duration::from_secs(30)).await;
+        put("second"); // swept again (the last sweep is old), still nothing aged
+        assert!(!kept("second"));
+        tokio::time::advance(Duration::from_secs(40)).await;
+        put("third"); // every entry aged now, but the last sweep was 40 s ago: not walked
+        assert!(!kept("third"));
+        assert_eq!(
+            cache.entries.lock().map(|e| e.map.len()).ok(),
+            Some(ROBOTS_CACHE_ENTRIES)
+        );
+        tokio::time::advance(Duration::from_secs(30)).await;
+        put("fourth"); // a minute on: swept, the aged ones gone
+        assert!(kept("fourth"));
+        assert_eq!(cache.len(), 1);
     }
 }
