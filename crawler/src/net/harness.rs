@@ -31,20 +31,7 @@ pub type Refusal = &'static str;
 /// Reads `raw` as the answer to a GET (or a HEAD) of `/`: the server side reads the request,
 /// writes `raw` and closes. Needs a Tokio runtime (any flavour).
 pub async fn read_answer(raw: Vec<u8>, head: bool) -> Result<RawAnswer, Refusal> {
-    let (client, mut server) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        // The request first, as a server reads it; then the answer and the close.
-        let mut request = Vec::new();
-        let mut buf = [0u8; 1024];
-        while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-            match server.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => request.extend_from_slice(&buf[..n]),
-            }
-        }
-        let _ = server.write_all(&raw).await;
-        let _ = server.shutdown().await;
-    });
+    let client = server_answering(raw);
     let permit = Arc::new(tokio::sync::Semaphore::new(1))
         .acquire_owned()
         .await
@@ -75,6 +62,26 @@ pub async fn read_answer(raw: Vec<u8>, head: bool) -> Result<RawAnswer, Refusal>
         headers,
         body: bytes,
     })
+}
+
+/// The client's side of an in-memory pipe whose server reads one request head, writes `raw`
+/// and closes (for any client: this exchange's, and hyper's in the differential test).
+pub fn server_answering(raw: Vec<u8>) -> tokio::io::DuplexStream {
+    let (client, mut server) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        // The request first, as a server reads it; then the answer and the close.
+        let mut request = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+            match server.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => request.extend_from_slice(&buf[..n]),
+            }
+        }
+        let _ = server.write_all(&raw).await;
+        let _ = server.shutdown().await;
+    });
+    client
 }
 
 fn refusal(error: ExchangeError) -> Refusal {

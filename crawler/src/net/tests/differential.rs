@@ -12,9 +12,8 @@ use std::path::Path;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::net::harness::{read_answer, RawAnswer};
+use crate::net::harness::{read_answer, server_answering, RawAnswer};
 
 /// Header fields hyper's client reads by default (ours reads more: `h1.rs`).
 const HYPER_MAX_HEADERS: usize = 100;
@@ -22,19 +21,7 @@ const HYPER_MAX_HEADERS: usize = 100;
 /// `raw` as hyper's HTTP/1.1 client reads it (obs-fold unfolded, as RFC 9112 asks of a user
 /// agent and as `h1.rs` does), or its error.
 async fn hyper_reads(raw: Vec<u8>, head: bool) -> Result<RawAnswer, String> {
-    let (client, mut server) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let mut request = Vec::new();
-        let mut buf = [0u8; 1024];
-        while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-            match server.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => request.extend_from_slice(&buf[..n]),
-            }
-        }
-        let _ = server.write_all(&raw).await;
-        let _ = server.shutdown().await;
-    });
+    let client = server_answering(raw);
     let (mut sender, conn) = hyper::client::conn::http1::Builder::new()
         .allow_obsolete_multiline_headers_in_responses(true)
         .handshake::<_, Empty<Bytes>>(TokioIo::new(client))
