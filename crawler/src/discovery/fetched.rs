@@ -54,6 +54,9 @@ pub struct Discovery {
     /// session (`endpoint_card.rs`); `None` until then, and when it answered without 2xx.
     pub endpoint_card: Option<FetchedCard>,
     pub mcp_signal: Option<McpSignal>,
+    /// `/mcp`'s GET got no answer for a reason that may pass (the fetch's own typed verdict:
+    /// a timeout, a reset, no connection): the site is worth a second look.
+    pub mcp_may_pass: bool,
     /// The API and agent surface documents asked for, in order (the table's, then the OpenAPI
     /// document a `service-desc` link names).
     pub surface_docs: Vec<SurfaceDoc>,

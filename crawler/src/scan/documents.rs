@@ -56,8 +56,10 @@ pub(super) async fn fetch_documents(
             }
             Reader::McpPath => {
                 let measured = located.measured.as_ref();
-                let signal = probe_mcp_path(site, &url, row.timeout, measured, excluded);
-                found.mcp_signal = Some(signal.await);
+                let probe = probe_mcp_path(site, &url, row.timeout, measured, excluded);
+                let (signal, may_pass) = probe.await;
+                found.mcp_signal = Some(signal);
+                found.mcp_may_pass = may_pass;
             }
             Reader::Surface(signal) => {
                 let doc = fetch_surface(site, &url, row.kind, signal, doc_cap, row.timeout);
@@ -277,7 +279,7 @@ async fn probe_mcp_path(
     timeout: Duration,
     measured: Option<&d::MeasuredSite>,
     excluded: &(dyn Fn(&str) -> bool + Sync),
-) -> McpSignal {
+) -> (McpSignal, bool) {
     let purpose = DocumentKind::McpPath.as_str();
     let in_scope = |u: &Url| measured.is_some_and(|m| m.contains(u));
     let mut at = url.clone();
@@ -317,6 +319,7 @@ async fn probe_mcp_path(
         }
     };
     let mut log = empty_log(DocumentKind::McpPath, url);
+    let may_pass = head.as_ref().err().is_some_and(FetchError::is_transient);
     let signal = match head {
         Err(e) => {
             log.note = Some(match e {
@@ -362,7 +365,7 @@ async fn probe_mcp_path(
         entry.ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
     }
     site.log_document(log);
-    signal
+    (signal, may_pass)
 }
 
 /// Reads up to `limit` bytes (less if the body ends, fails or times out first).

@@ -337,7 +337,7 @@ fn endpoint_of(
     origin: &Url,
 ) -> Endpoint {
     let Some(endpoint) = choice.endpoint else {
-        let mut verdict = without_endpoint(found.mcp_signal, site);
+        let mut verdict = without_endpoint(found.mcp_signal, found.mcp_may_pass, site);
         if let Some((url, why)) = choice.rejected.first() {
             verdict
                 .reason
@@ -373,7 +373,7 @@ fn endpoint_of(
 /// of scope: the check is not measured ("no answer"). A 3xx is not followed: "a 3xx answer is
 /// reported as "redirects; not followed", and the check is not measured". Any other answer
 /// without a signal (a 401 included: "A 401 does not count") is out of scope.
-fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
+fn without_endpoint(signal: Option<d::McpSignal>, may_pass: bool, site: &SiteScan) -> Verdict {
     use d::{McpSignal, NoSignalReason};
     match signal {
         // The GET's redirect was followed on the site and then left it, looped or went on too
@@ -405,15 +405,9 @@ fn without_endpoint(signal: Option<d::McpSignal>, site: &SiteScan) -> Verdict {
                 .map(|note| format!(" ({note})"))
                 .unwrap_or_default();
             Verdict {
-                // A timeout, a reset, a refused connection: each may pass (docs/rules.md).
-                transient: matches!(
-                    kind,
-                    FailureKind::Timeout
-                        | FailureKind::Reset
-                        | FailureKind::Connect
-                        | FailureKind::Dns
-                        | FailureKind::Deadline
-                ),
+                // A timeout, a reset, a refused connection: each may pass (the fetch's own
+                // verdict, `FetchError::is_transient`; docs/rules.md).
+                transient: may_pass,
                 ..Verdict::not_measured(
                     kind,
                     format!(
