@@ -11,6 +11,8 @@ mod root;
 mod schema2;
 mod schema3;
 mod schema4;
+mod schema5;
+mod tool_v5;
 mod segment;
 mod writer;
 
