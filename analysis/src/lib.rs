@@ -9,6 +9,8 @@ mod history;
 mod methods;
 pub mod model;
 pub mod readiness;
+pub mod capabilities;
+pub mod tool_changes;
 mod registry;
 pub mod render;
 #[cfg(test)]

@@ -140,6 +140,8 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     mcp_get_status Nullable(UInt16),
     -- The capability table's version that tagged the tools (docs/rules.md, "Tool capabilities").
     capabilities_version Nullable(String),
+    -- The tools tagged (the record's kept tools; null when none was tagged).
+    tools_tagged Nullable(UInt32),
     -- Tools tagged read_only (null when no tool was tagged).
     tools_read_only Nullable(UInt32),
     -- Tools tagged writes (null when no tool was tagged).

@@ -33,13 +33,15 @@ record_enum!(
     }
 );
 
-/// The tools of one server per tag, in [`ToolCapability::ALL`]'s order (JSON: an object keyed
-/// by tag, every tag present).
+/// The tools of one server per tag, in [`ToolCapability::ALL`]'s order, after the number of
+/// tools tagged (JSON: an object keyed by tag, every tag present).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Archive, ToRkyv, FromRkyv,
 )]
 #[serde(deny_unknown_fields)]
 pub struct ToolCapabilityCounts {
+    /// The tools tagged: the record's kept tools (`tools`), with or without a tag.
+    pub tools: u32,
     pub read_only: u32,
     pub writes: u32,
     pub destructive: u32,
@@ -86,6 +88,7 @@ impl ToolCapabilityCounts {
     pub fn of<'a>(tools: impl IntoIterator<Item = &'a [ToolCapability]>) -> ToolCapabilityCounts {
         let mut counts = ToolCapabilityCounts::default();
         for tags in tools {
+            counts.tools += 1;
             for &tag in tags {
                 *counts.slot_mut(tag) += 1;
             }

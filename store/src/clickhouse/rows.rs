@@ -178,6 +178,7 @@ impl SiteRow {
             robots_verdict: r.robots.as_ref().map(|x| x.verdict.clone()),
             mcp_get_status: crate::derived::mcp_get_status(r),
             capabilities_version: r.capabilities_version.clone(),
+            tools_tagged: counts.map(|c| c.tools),
             tools_read_only: counts.map(|c| c.read_only),
             tools_writes: counts.map(|c| c.writes),
             tools_destructive: counts.map(|c| c.destructive),

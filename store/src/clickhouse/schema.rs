@@ -51,7 +51,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 47] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 48] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
@@ -91,6 +91,7 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 47] = [
     ("robots_verdict", "Nullable(String)"),
     ("mcp_get_status", "Nullable(UInt16)"),
     ("capabilities_version", "Nullable(String)"),
+    ("tools_tagged", "Nullable(UInt32)"),
     ("tools_read_only", "Nullable(UInt32)"),
     ("tools_writes", "Nullable(UInt32)"),
     ("tools_destructive", "Nullable(UInt32)"),

@@ -115,6 +115,7 @@ pub const SITES: Table = Table {
         ("robots_verdict", OptStr),
         ("mcp_get_status", OptUInt),
         ("capabilities_version", OptStr),
+        ("tools_tagged", OptUInt),
         ("tools_read_only", OptUInt),
         ("tools_writes", OptUInt),
         ("tools_destructive", OptUInt),
