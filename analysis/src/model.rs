@@ -7,7 +7,7 @@ use mcpcensus_store::FailureKind;
 use serde::{Deserialize, Serialize};
 
 /// A count and its share of a base, in percent.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Share {
     pub count: u64,
     pub percent: f64,
