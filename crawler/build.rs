@@ -105,7 +105,11 @@ fn signals_of(table: &SignalTable) -> String {
         );
         for w in r.words.iter().chain(&r.with).chain(&r.unless) {
             assert!(
-                !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ' ' || c == '_'),
+                !w.is_empty()
+                    && w.chars().all(|c| c.is_ascii_lowercase()
+                        || c.is_ascii_digit()
+                        || c == ' '
+                        || c == '_'),
                 "{CAPABILITIES}: {}: {w:?} is not lowercase words",
                 r.id
             );

@@ -2,6 +2,7 @@
 //! from the embedded store (computed here) in text, JSON and HTML.
 
 mod aggregate;
+pub mod capabilities;
 pub mod clickhouse;
 mod compare;
 mod error;
@@ -9,12 +10,11 @@ mod history;
 mod methods;
 pub mod model;
 pub mod readiness;
-pub mod capabilities;
-pub mod tool_changes;
 mod registry;
 pub mod render;
 #[cfg(test)]
 mod tests;
+pub mod tool_changes;
 
 pub use aggregate::{scanned, server_fingerprint, tld, Aggregator, ReportSettings};
 pub use clickhouse::build_clickhouse;

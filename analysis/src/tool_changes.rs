@@ -39,7 +39,11 @@ pub fn server_tools(r: &Record) -> Option<ServerTools> {
     let tools = r.tools.iter().map(|t| {
         let state = ToolState {
             description: t.description.clone(),
-            capabilities: t.capabilities.iter().map(|c| c.as_str().to_owned()).collect(),
+            capabilities: t
+                .capabilities
+                .iter()
+                .map(|c| c.as_str().to_owned())
+                .collect(),
         };
         (t.name.clone(), state)
     });

@@ -8,11 +8,19 @@ use mcpcensus::capability::tag_tool;
 use serde_json::Value;
 
 fn github_tools() -> Vec<Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../crawler/tests/tool-corpus/tools.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crawler/tests/tool-corpus/tools.json"
+    );
     let text = std::fs::read_to_string(path).expect("the corpus");
     let all: Vec<Value> = serde_json::from_str(&text).expect("JSON");
     all.into_iter()
-        .filter(|t| t["source"].as_str().unwrap_or_default().contains("github-mcp-server"))
+        .filter(|t| {
+            t["source"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("github-mcp-server")
+        })
         .collect()
 }
 

@@ -6,8 +6,8 @@ use rkyv::{Archive, Deserialize as FromRkyv, Serialize as ToRkyv};
 use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
-use crate::tool_capability::{ToolCapability, ToolCapabilityCounts};
 pub use crate::readiness::{Readiness, ReadinessCheck, ReadinessEvidence, CHECKS_VERSION};
+use crate::tool_capability::{ToolCapability, ToolCapabilityCounts};
 use crate::vocab::MigrationStatus;
 use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};

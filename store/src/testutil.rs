@@ -48,7 +48,10 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         input_schema_hash: Some("abc123".into()),
         fingerprint: Some("def456".into()),
         grade: Some("B".into()),
-        capabilities: vec![ToolCapability::ReadOnly, ToolCapability::ReadsUntrustedContent],
+        capabilities: vec![
+            ToolCapability::ReadOnly,
+            ToolCapability::ReadsUntrustedContent,
+        ],
     }];
     r.count_tool_capabilities(crate::CAPABILITIES_VERSION);
     r.tool_list_fingerprint = Some("0011".into());

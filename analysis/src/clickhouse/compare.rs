@@ -91,7 +91,11 @@ async fn tool_changes_of(
     let (mut before, mut now): (BTreeMap<String, ServerTools>, BTreeMap<String, ServerTools>) =
         (BTreeMap::new(), BTreeMap::new());
     for row in rows {
-        let side = if row.run_id == base { &mut before } else { &mut now };
+        let side = if row.run_id == base {
+            &mut before
+        } else {
+            &mut now
+        };
         let state = ToolState {
             description: row.description,
             capabilities: row.capabilities,

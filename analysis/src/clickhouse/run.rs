@@ -365,7 +365,9 @@ async fn capability_report(
     run_id: &str,
     settings: ReportSettings,
 ) -> Result<Option<crate::capabilities::ToolCapabilityReport>, AnalysisError> {
-    use crate::capabilities::{column_of, CapabilitySlots, MixCounts, ToolCapabilityReport, ToxicFlowSite};
+    use crate::capabilities::{
+        column_of, CapabilitySlots, MixCounts, ToolCapabilityReport, ToxicFlowSite,
+    };
     let (rows, flows, versions) = tokio::try_join!(
         all::<CapabilityRow>(
             c.query(sql::TOOL_CAPABILITIES)

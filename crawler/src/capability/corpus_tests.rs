@@ -41,7 +41,10 @@ fn ratio(hit: u32, of: u32) -> f64 {
 fn corpus_precision_and_recall_per_tag() {
     let tools = corpus();
     assert!(tools.len() >= 300, "{} tools", tools.len());
-    let mut counts: Vec<Counts> = ToolCapability::ALL.iter().map(|_| Counts::default()).collect();
+    let mut counts: Vec<Counts> = ToolCapability::ALL
+        .iter()
+        .map(|_| Counts::default())
+        .collect();
     for t in &tools {
         let name = t["name"].as_str().expect("a name");
         let tags = tag_tool(
@@ -73,7 +76,10 @@ fn corpus_precision_and_recall_per_tag() {
         let (labelled, tagged) = (c.tp + c.fn_, c.tp + c.fp);
         println!("| `{tag}` | {labelled} | {tagged} | {p:.2} | {r:.2} |");
         if HELD.contains(tag) {
-            assert!(p >= 0.9 && r >= 0.9, "{tag}: precision {p:.3}, recall {r:.3}");
+            assert!(
+                p >= 0.9 && r >= 0.9,
+                "{tag}: precision {p:.3}, recall {r:.3}"
+            );
         }
     }
 }

@@ -18,7 +18,10 @@ const SINKS: [ToolCapability; 3] = [
     ToolCapability::ExecutesCode,
 ];
 
-fn first<'a>(tools: &'a [ToolInfo], tags: &[ToolCapability]) -> Option<(&'a ToolInfo, ToolCapability)> {
+fn first<'a>(
+    tools: &'a [ToolInfo],
+    tags: &[ToolCapability],
+) -> Option<(&'a ToolInfo, ToolCapability)> {
     tools.iter().find_map(|t| {
         let tag = tags.iter().find(|tag| t.capabilities.contains(tag))?;
         Some((t, *tag))

@@ -14,6 +14,6 @@ mod corpus_tests;
 mod tests;
 
 pub use flow::{apply_to, toxic_flow};
+pub use mcpcensus_store::{ToolCapability, CAPABILITIES_VERSION};
 pub use table::{Place, Signal, Tags, SIGNALS};
 pub use tag::tag_tool;
-pub use mcpcensus_store::{ToolCapability, CAPABILITIES_VERSION};

@@ -61,12 +61,13 @@ impl Places<'_> {
             Place::Description => &self.description,
             Place::Schema => &self.schema,
         };
-        let hits: Vec<usize> = row
-            .words
-            .iter()
-            .flat_map(|e| positions(words, e))
-            .collect();
-        if hits.is_empty() || row.unless.iter().any(|e| positions(words, e).next().is_some()) {
+        let hits: Vec<usize> = row.words.iter().flat_map(|e| positions(words, e)).collect();
+        if hits.is_empty()
+            || row
+                .unless
+                .iter()
+                .any(|e| positions(words, e).next().is_some())
+        {
             return false;
         }
         if row.with.is_empty() {

@@ -12,7 +12,10 @@ fn tags(name: &str, description: &str, annotations: Value, schema: Value) -> Vec
 #[test]
 fn names_split_at_separators_and_case_changes() {
     assert_eq!(name_words("getFileContents"), ["get", "file", "contents"]);
-    assert_eq!(name_words("atlas-list-db_users.v2"), ["atlas", "list", "db", "users", "v2"]);
+    assert_eq!(
+        name_words("atlas-list-db_users.v2"),
+        ["atlas", "list", "db", "users", "v2"]
+    );
     assert_eq!(name_words("HTTPFetch"), ["httpfetch"]);
 }
 
@@ -32,24 +35,47 @@ fn a_read_only_hint_lowers_nothing() {
         json!({"properties": {"to": {}, "body": {}}}),
     );
     assert_eq!(sends, [T::Writes, T::SendsMessages]);
-    let reads = tags("list_files", "Lists files.", json!({"readOnlyHint": true}), json!({}));
+    let reads = tags(
+        "list_files",
+        "Lists files.",
+        json!({"readOnlyHint": true}),
+        json!({}),
+    );
     assert_eq!(reads, [T::ReadOnly, T::ReadsPrivateData]);
 }
 
 #[test]
 fn each_tag_from_name_description_schema_or_hint() {
     let none = json!({});
-    assert_eq!(tags("delete_repo", "", none.clone(), none.clone()), [T::Writes, T::Destructive]);
+    assert_eq!(
+        tags("delete_repo", "", none.clone(), none.clone()),
+        [T::Writes, T::Destructive]
+    );
     let hinted = tags("tidy", "", json!({"destructiveHint": true}), none.clone());
     assert_eq!(hinted, [T::Writes, T::Destructive]);
-    let shell = tags("run", "", none.clone(), json!({"properties": {"command": {}}}));
+    let shell = tags(
+        "run",
+        "",
+        none.clone(),
+        json!({"properties": {"command": {}}}),
+    );
     assert_eq!(shell, [T::Writes, T::ExecutesCode]);
     assert_eq!(
-        tags("create_refund", "Refunds a charge.", none.clone(), none.clone()),
+        tags(
+            "create_refund",
+            "Refunds a charge.",
+            none.clone(),
+            none.clone()
+        ),
         [T::Writes, T::MovesMoney]
     );
     assert_eq!(
-        tags("fetch", "Fetches a URL from the internet.", none.clone(), none.clone()),
+        tags(
+            "fetch",
+            "Fetches a URL from the internet.",
+            none.clone(),
+            none.clone()
+        ),
         [T::ReadOnly, T::ReadsUntrustedContent]
     );
     // A word inside a longer word never matches; nothing known, no tag.
@@ -59,8 +85,18 @@ fn each_tag_from_name_description_schema_or_hint() {
 
 #[test]
 fn the_same_tool_always_gets_the_same_tags() {
-    let a = tags("browser_evaluate", "Evaluate JavaScript on the page", json!({}), json!({}));
-    let b = tags("browser_evaluate", "Evaluate JavaScript on the page", json!({}), json!({}));
+    let a = tags(
+        "browser_evaluate",
+        "Evaluate JavaScript on the page",
+        json!({}),
+        json!({}),
+    );
+    let b = tags(
+        "browser_evaluate",
+        "Evaluate JavaScript on the page",
+        json!({}),
+        json!({}),
+    );
     assert_eq!(a, b);
     assert!(a.contains(&T::ExecutesCode));
 }
@@ -119,7 +155,12 @@ fn doc_row(s: &Signal) -> String {
         reads += "; only for a tool that does not write";
     }
     let adds: Vec<String> = s.adds.list().iter().map(|t| format!("`{t}`")).collect();
-    format!("| {} | {place} | {reads} | {} | {} |", s.id, adds.join(", "), s.reason)
+    format!(
+        "| {} | {place} | {reads} | {} | {} |",
+        s.id,
+        adds.join(", "),
+        s.reason
+    )
 }
 
 #[test]
@@ -128,7 +169,14 @@ fn docs_list_the_table_row_for_row() {
     let want: Vec<String> = SIGNALS.iter().map(doc_row).collect();
     let found: Vec<&str> = docs
         .lines()
-        .filter(|l| SIGNALS.iter().any(|s| l.starts_with(&format!("| {} |", s.id))))
+        .filter(|l| {
+            SIGNALS
+                .iter()
+                .any(|s| l.starts_with(&format!("| {} |", s.id)))
+        })
         .collect();
-    assert_eq!(found, want, "docs/rules.md's capability table and capabilities.toml differ");
+    assert_eq!(
+        found, want,
+        "docs/rules.md's capability table and capabilities.toml differ"
+    );
 }

@@ -12,8 +12,8 @@ mod schema2;
 mod schema3;
 mod schema4;
 mod schema5;
-mod tool_v5;
 mod segment;
+mod tool_v5;
 mod writer;
 
 #[cfg(test)]

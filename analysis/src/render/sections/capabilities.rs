@@ -64,19 +64,25 @@ pub fn tables(r: &RunReport, every: bool) -> Vec<Table> {
         return Vec::new();
     };
     let versions = rep.capabilities_versions.join(", ");
-    let mut mix = Table::new("tool-capabilities", "What the open servers' tools can do", &MIX_COLUMNS)
-        .note(format!(
-            "Over the {} scanned servers whose tools the census read and tagged (every list is \
+    let mut mix = Table::new(
+        "tool-capabilities",
+        "What the open servers' tools can do",
+        &MIX_COLUMNS,
+    )
+    .note(format!(
+        "Over the {} scanned servers whose tools the census read and tagged (every list is \
              read without a credential; {} counting each platform once), {} tools ({} counting \
              each platform once); capability table {versions} (docs/rules.md, \"Tool \
              capabilities\"). A server counts under a tag when one of its tools carries it. \
              Toxic flow: a tool that reads untrusted or private data beside one that sends \
              messages, moves money or runs code (MCP-TOOLS-001, reported, never scored); its \
              tool columns are the population's.",
-            rep.all.servers, rep.all.servers_platforms_once, rep.all.tools,
-            rep.all.tools_platforms_once
-        ))
-        .bars(2, "%");
+        rep.all.servers,
+        rep.all.servers_platforms_once,
+        rep.all.tools,
+        rep.all.tools_platforms_once
+    ))
+    .bars(2, "%");
     mix.rows = mix_rows(&rep.all, None);
     let mut tables = vec![mix];
     if every || !rep.by_rank.is_empty() {
