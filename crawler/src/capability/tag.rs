@@ -1,18 +1,22 @@
 //! Tags one tool: walks the table's rows over the tool's annotations, name, description and
 //! schema, then applies the table's closing rules.
 
+use std::cell::OnceCell;
+
 use serde_json::Value;
 
 use super::table::{Place, Signal, Tags, SIGNALS};
 use super::words::{name_words, positions, property_names, summary, text_words};
 use mcpcensus_store::ToolCapability;
 
-/// The places of one tool, read once.
+/// The places of one tool, read once; the whole description's words only when a row reads
+/// them (splitting a long description is most of a tool's cost).
 struct Places<'a> {
     annotations: Option<&'a Value>,
     name: Vec<String>,
     summary: Vec<String>,
-    description: Vec<String>,
+    text: &'a str,
+    description: OnceCell<Vec<String>>,
     schema: Vec<String>,
 }
 
@@ -28,7 +32,8 @@ pub fn tag_tool(
         annotations,
         name: name_words(name),
         summary: text_words(summary(description)),
-        description: text_words(description),
+        text: description,
+        description: OnceCell::new(),
         schema: property_names(input_schema),
     };
     let mut tags = Tags::default();
@@ -58,7 +63,7 @@ impl Places<'_> {
             }
             Place::Name => &self.name,
             Place::Summary => &self.summary,
-            Place::Description => &self.description,
+            Place::Description => self.description.get_or_init(|| text_words(self.text)),
             Place::Schema => &self.schema,
         };
         let hits: Vec<usize> = row.words.iter().flat_map(|e| positions(words, e)).collect();

@@ -76,10 +76,13 @@ pub fn property_names(schema: Option<&Value>) -> Vec<String> {
 /// Where `entry` (a word, or a phrase of words separated by single spaces) starts in `words`.
 pub fn positions<'a>(words: &'a [String], entry: &'a str) -> impl Iterator<Item = usize> + 'a {
     let len = entry.split(' ').count();
+    let first = entry.split(' ').next().unwrap_or_default();
+    // The first word decides almost every position: compare it before the rest.
     (0..words.len().saturating_sub(len - 1)).filter(move |&at| {
-        words[at..at + len]
-            .iter()
-            .zip(entry.split(' '))
-            .all(|(w, e)| w == e)
+        words[at] == first
+            && words[at..at + len]
+                .iter()
+                .zip(entry.split(' '))
+                .all(|(w, e)| w == e)
     })
 }
