@@ -24,8 +24,9 @@ pub enum ClusterDdl {
 /// sites, tools and findings rows by `site_key` (a ReplacingMergeTree collapses only within one
 /// table on one node, so a replayed row must meet its first copy, and FINAL on each shard is
 /// then exact); runs rows by run id; the adoption states merge across shards when read.
-const SHARDING_KEYS: [(&str, &str); 5] = [
+const SHARDING_KEYS: [(&str, &str); 6] = [
     ("runs", "sipHash64(run_id)"),
+    ("run_parts", "sipHash64(run_id)"),
     ("sites", "sipHash64(site_key)"),
     ("tools", "sipHash64(site_key)"),
     ("findings", "sipHash64(site_key)"),
