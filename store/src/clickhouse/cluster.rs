@@ -178,7 +178,7 @@ mod tests {
     fn cluster_local_tables_have_the_single_node_columns() {
         let single = columns(&schema_statements("db"));
         let cluster = columns(&cluster_schema_statements("db", "c", ClusterDdl::PerNode));
-        assert_eq!(single.len(), 5, "{single:?}");
+        assert_eq!(single.len(), 6, "{single:?}");
         for (name, cols) in &single {
             let local = format!("{name}_local");
             let found = cluster.iter().find(|(n, _)| *n == local);
@@ -190,7 +190,7 @@ mod tests {
     fn cluster_statements_fill_every_placeholder() {
         for ddl in [ClusterDdl::OnCluster, ClusterDdl::PerNode] {
             let all = cluster_schema_statements("db", "census", ddl);
-            assert_eq!(all.len(), 12);
+            assert_eq!(all.len(), 14);
             for s in &all {
                 assert!(!s.contains('{'), "{s}");
                 assert!(s.contains("IF NOT EXISTS"), "{s}");
@@ -201,7 +201,7 @@ mod tests {
                 );
             }
             let distributed = all.iter().filter(|s| s.contains("Distributed(census, db,"));
-            assert_eq!(distributed.count(), 5);
+            assert_eq!(distributed.count(), 6);
         }
     }
 

@@ -107,7 +107,11 @@ impl Census {
         let mut argv = vec!["report"];
         argv.extend_from_slice(source);
         argv.extend_from_slice(&["--format", "json", "-o", &path]);
-        assert_eq!(mcpcensus(&argv).await.unwrap(), ExitCode::SUCCESS, "{argv:?}");
+        assert_eq!(
+            mcpcensus(&argv).await.unwrap(),
+            ExitCode::SUCCESS,
+            "{argv:?}"
+        );
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
     }
 
@@ -118,10 +122,16 @@ impl Census {
         for s in &stores {
             source.extend(["--from", s.as_str()]);
         }
-        let mut out = vec![("stores", self.report(&format!("{tag}-stores.json"), &source).await)];
+        let mut out = vec![(
+            "stores",
+            self.report(&format!("{tag}-stores.json"), &source).await,
+        )];
         if let Some((url, db)) = &self.clickhouse {
             let ch = ["--clickhouse", url.as_str(), "--database", db.as_str()];
-            out.push(("clickhouse", self.report(&format!("{tag}-ch.json"), &ch).await));
+            out.push((
+                "clickhouse",
+                self.report(&format!("{tag}-ch.json"), &ch).await,
+            ));
         }
         out
     }
@@ -138,10 +148,34 @@ fn assert_methods(methods: &Value, run_id: &str, lines: u64, back_end: &str) {
     assert_eq!(run["lines_read"], lines, "{back_end} {run_id}: {run}");
     assert_eq!(run["status"], "complete", "{back_end} {run_id}");
     let shards = run["shards"].as_array().unwrap();
-    let names: Vec<&str> = shards.iter().map(|s| s["shard"].as_str().unwrap()).collect();
+    let names: Vec<&str> = shards
+        .iter()
+        .map(|s| s["shard"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["0/4", "1/4", "2/4", "3/4"], "{back_end} {run_id}");
     assert!(run.get("shards_missing").is_none(), "{back_end} {run_id}");
     assert!(!run["inputs"].as_array().unwrap().is_empty(), "{back_end}");
+}
+
+/// The second night's requests by what the site was: the cost of each shape, second looks
+/// included (a site not measured is looked at twice).
+fn print_costs(web: &SimWeb, tag: &str) {
+    let mut by_role: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    for i in 0..web::sites() {
+        let requests = web.request_count(&web::host(i));
+        if requests == 0 {
+            continue;
+        }
+        let slot = by_role.entry(format!("{:?}", web::role(i))).or_default();
+        slot.0 += 1;
+        slot.1 += requests;
+    }
+    for (role, (sites, requests)) in by_role {
+        eprintln!(
+            "trend {tag}: night 2 {role}: {sites} sites, {requests} requests ({:.2} a site)",
+            requests as f64 / sites as f64
+        );
+    }
 }
 
 async fn two_nights(mode: Mode) {
@@ -163,6 +197,7 @@ async fn two_nights(mode: Mode) {
 
     census.night(&first, &lists[0], &[]).await;
     let night1 = web.total_requests();
+    web.clear_records();
     next_night(&web);
     match mode {
         Mode::Lists => census.night(&second, &lists[1], &[]).await,
@@ -172,7 +207,8 @@ async fn two_nights(mode: Mode) {
                 .await
         }
     }
-    let night2 = web.total_requests() - night1;
+    let night2 = web.total_requests();
+    print_costs(&web, tag);
 
     let base = truth::night(1, mode, port);
     let now = truth::night(2, mode, port);

@@ -225,7 +225,12 @@ pub fn comparison(base: &[Expected], now: &[Expected]) -> Value {
                 *c.entry("changed_tool_list_count").or_default() += 1;
             }
         }
-        let delta = |e: &Expected| (i64::from(e.endpoint.is_some()), i64::from(e.outcome == "pass"));
+        let delta = |e: &Expected| {
+            (
+                i64::from(e.endpoint.is_some()),
+                i64::from(e.outcome == "pass"),
+            )
+        };
         *c.entry("endpoints_delta").or_default() += delta(is).0 - delta(was).0;
         *c.entry("passing_delta").or_default() += delta(is).1 - delta(was).1;
         if was.outcome != is.outcome {

@@ -158,7 +158,8 @@ pub fn rank(i: usize, night: u8) -> u64 {
     1 + (i as u64 * 7_919 + shift) % RANK_SPAN
 }
 
-const HOME: &str = "<!doctype html><html><head><title>A site</title></head><body>Hello</body></html>";
+const HOME: &str =
+    "<!doctype html><html><head><title>A site</title></head><body>Hello</body></html>";
 
 /// The simulated site `i` on `night`.
 pub fn site(i: usize, night: u8) -> Site {
