@@ -30,6 +30,18 @@ pub struct Expected {
     pub endpoint: Option<String>,
     pub tools: Option<Vec<String>>,
     pub fleet: bool,
+    /// How the site failed tonight, if it did.
+    pub shape: Shape,
+}
+
+/// What kept a site from being measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Answered,
+    /// `/mcp` answered 500.
+    McpError,
+    /// Every path answered this status.
+    Down(u16),
 }
 
 /// Every site `night`'s run scans, as the web defines it.
@@ -45,7 +57,13 @@ pub fn night(night: u8, mode: Mode, port: u16) -> Vec<Expected> {
                 web::rank(i, 1)
             };
             let origin = format!("https://{}:{port}", web::host(i));
-            let (outcome, reason_kind, endpoint, tools) = match web::serves(i, night) {
+            let served = web::serves(i, night);
+            let shape = match served {
+                Serves::McpError => Shape::McpError,
+                Serves::Everything(status) => Shape::Down(status),
+                _ => Shape::Answered,
+            };
+            let (outcome, reason_kind, endpoint, tools) = match served {
                 Serves::Plain => ("out_of_scope", None, None, None),
                 Serves::Server { path, tools, .. } => {
                     ("pass", None, Some(format!("{origin}{path}")), Some(tools))
@@ -64,6 +82,7 @@ pub fn night(night: u8, mode: Mode, port: u16) -> Vec<Expected> {
                 endpoint,
                 tools,
                 fleet: web::role(i) == web::Role::Fleet,
+                shape,
             }
         })
         .collect()
@@ -140,7 +159,21 @@ pub fn run_numbers(sites: &[Expected]) -> Value {
         "fleet_platform_sites": fleet,
         "adoption_by_rank": rank_buckets(sites),
         "second_looks": count(&|s| s.outcome == "not_measured"),
+        "not_now_readings": nonzero(&[
+            ("mcp_get_not_now", count(&|s| s.shape == Shape::McpError)),
+            ("robots_server_error", count(&|s| s.shape == Shape::Down(500))),
+        ]),
+        "robots_kept_out": nonzero(&[("server_error", count(&|s| s.shape == Shape::Down(500)))]),
     })
+}
+
+fn nonzero(pairs: &[(&str, u64)]) -> Value {
+    pairs
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| ((*k).to_owned(), json!(n)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 /// The same numbers read from a report's `run`.
@@ -191,6 +224,8 @@ pub fn run_numbers_of(run: &Value) -> Value {
         "fleet_platform_sites": fleet,
         "adoption_by_rank": buckets,
         "second_looks": run["second_look"]["looked_again"],
+        "not_now_readings": run["not_now_readings"],
+        "robots_kept_out": run["robots_kept_out"],
     })
 }
 
@@ -199,12 +234,17 @@ pub fn comparison(base: &[Expected], now: &[Expected]) -> Value {
     let before: BTreeMap<&str, &Expected> = base.iter().map(|s| (s.origin.as_str(), s)).collect();
     let after: BTreeMap<&str, &Expected> = now.iter().map(|s| (s.origin.as_str(), s)).collect();
     let mut c: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut listed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut transitions: BTreeMap<(String, String), u64> = BTreeMap::new();
     for (origin, was) in &before {
         let Some(is) = after.get(origin) else {
             *c.entry("sites_only_in_base").or_default() += 1;
             if was.endpoint.is_some() {
                 *c.entry("endpoints_not_scanned_count").or_default() += 1;
+                listed
+                    .entry("endpoints_not_scanned")
+                    .or_default()
+                    .push(origin.to_string());
             }
             continue;
         };
@@ -219,6 +259,9 @@ pub fn comparison(base: &[Expected], now: &[Expected]) -> Value {
         };
         if let Some(key) = key {
             *c.entry(key).or_default() += 1;
+            if let Some((_, list)) = LISTS.iter().find(|(count, _)| *count == key) {
+                listed.entry(list).or_default().push(origin.to_string());
+            }
         }
         if let (Some(a), Some(b)) = (&was.tools, &is.tools) {
             if a != b {
@@ -247,6 +290,12 @@ pub fn comparison(base: &[Expected], now: &[Expected]) -> Value {
     for key in COMPARISON_KEYS {
         out[key] = json!(c.get(key).copied().unwrap_or(0));
     }
+    for (_, list) in LISTS {
+        let mut origins = listed.remove(list).unwrap_or_default();
+        origins.sort();
+        origins.truncate(20);
+        out[list] = json!(origins);
+    }
     let mut transitions: Vec<Value> = transitions
         .into_iter()
         .map(|((from, to), sites)| json!([from, to, sites]))
@@ -271,11 +320,23 @@ const COMPARISON_KEYS: [&str; 12] = [
     "changed_tool_list_count",
 ];
 
+/// Each count's list of origins (the first 20 in order).
+const LISTS: [(&str, &str); 5] = [
+    ("new_endpoint_count", "new_endpoints"),
+    ("vanished_endpoint_count", "vanished_endpoints"),
+    ("endpoints_moved_count", "endpoints_moved"),
+    ("endpoints_unavailable_count", "endpoints_unavailable"),
+    ("endpoints_not_scanned_count", "endpoints_not_scanned"),
+];
+
 /// The same numbers read from a report's `comparison`.
 pub fn comparison_of(c: &Value) -> Value {
     let mut out = json!({});
     for key in COMPARISON_KEYS {
         out[key] = c[key].clone();
+    }
+    for (_, list) in LISTS {
+        out[list] = c[list].clone();
     }
     let mut transitions: Vec<Value> = c["outcome_transitions"]
         .as_array()
