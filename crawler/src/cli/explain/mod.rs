@@ -74,6 +74,7 @@ fn followed(ex: &Exchange, location: &str, later: &[Exchange]) -> bool {
 }
 
 /// One request and its answer, alone (a redirect is shown as not followed).
+#[cfg(test)]
 pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
     write_exchange_then(out, ex, &[])
 }

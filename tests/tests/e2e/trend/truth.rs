@@ -293,7 +293,7 @@ pub fn comparison(base: &[Expected], now: &[Expected]) -> Value {
     for (_, list) in LISTS {
         let mut origins = listed.remove(list).unwrap_or_default();
         origins.sort();
-        origins.truncate(20);
+        origins.truncate(LIST_CAP);
         out[list] = json!(origins);
     }
     let mut transitions: Vec<Value> = transitions
@@ -320,7 +320,10 @@ const COMPARISON_KEYS: [&str; 12] = [
     "changed_tool_list_count",
 ];
 
-/// Each count's list of origins (the first 20 in order).
+/// The most origins a comparison's list holds (docs/report.md: "at most 1,000").
+const LIST_CAP: usize = 1_000;
+
+/// Each count's list of origins (the first `LIST_CAP` in order).
 const LISTS: [(&str, &str); 5] = [
     ("new_endpoint_count", "new_endpoints"),
     ("vanished_endpoint_count", "vanished_endpoints"),
