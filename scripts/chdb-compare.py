@@ -24,7 +24,7 @@ QUERIES = TOP / "configs/clickhouse/queries"
 SCHEMA = TOP / "configs/clickhouse/schema.sql"
 # The migration's columns are read from the Rust source so the two cannot drift apart.
 SCHEMA_RS = TOP / "store/src/clickhouse/schema.rs"
-TABLES = ["runs", "sites", "tools", "findings"]
+TABLES = ["runs", "run_parts", "sites", "tools", "findings"]
 # Tables whose later columns `schema init` adds by ALTER, and the Rust list of them.
 MIGRATED = [("sites", "ADDED_SITES_COLUMNS"), ("runs", "ADDED_RUNS_COLUMNS")]
 # Queries of the pack that the crawl sends, not the report.

@@ -8,6 +8,8 @@ mod compare;
 mod error;
 mod history;
 mod methods;
+#[cfg(test)]
+mod methods_tests;
 pub mod model;
 pub mod readiness;
 mod registry;
@@ -22,12 +24,12 @@ pub use compare::compare;
 pub use error::AnalysisError;
 pub use history::{history_point, HistoryAcc};
 pub use methods::{
-    attach_methods, attach_titles, fill_missing_methods, run_methods, OUTCOME_MAPPING,
-    VERDICT_SETTINGS,
+    attach_methods, attach_titles, combined_methods, fill_missing_methods, run_methods,
+    OUTCOME_MAPPING, VERDICT_SETTINGS,
 };
 pub use model::*;
 
-use mcpcensus_store::{Record, RunManifest, Store};
+use mcpcensus_store::{Record, RunManifest, StoreSet};
 
 /// The report of one run from its records.
 pub fn run_report<E>(
@@ -55,26 +57,33 @@ pub fn previous_run(history: &[HistoryPoint], run_id: &str) -> Option<String> {
         .map(|h| h.run_id.clone())
 }
 
-/// The full report from an embedded store: `run` (default: the one started last), compared
-/// with `compare_with` (default: the run before it with the same label), adoption over every
-/// crawl run in the store (oldest first by start time), and how each was taken (its manifest).
+/// The full report from embedded stores read together (one store, or a sharded run's stores):
+/// `run` (default: the one started last), compared with `compare_with` (default: the run
+/// before it with the same label), adoption over every crawl run (oldest first by start
+/// time), and how each was taken (its manifests, one a shard).
 pub fn build(
-    store: &Store,
+    stores: &StoreSet,
     run: Option<&str>,
     compare_with: Option<&str>,
     settings: ReportSettings,
 ) -> Result<Report, AnalysisError> {
     let run_id = match run {
         Some(id) => id.to_owned(),
-        None => store.latest_run()?.ok_or(AnalysisError::NoRun)?.run_id,
+        None => stores.latest_run()?.ok_or(AnalysisError::NoRun)?[0]
+            .run_id
+            .clone(),
     };
-    let run = run_report(&run_id, store.read_run(&run_id)?, settings)?;
-    let manifests: Vec<RunManifest> = store.runs()?.into_iter().filter(|m| !m.dry_run).collect();
-    let mut history = Vec::with_capacity(manifests.len());
-    for m in &manifests {
-        let records = store.read_run(&m.run_id)?;
-        let mut point = history_point(&m.run_id, records, settings.platform_min_sites)?;
-        point.label.clone_from(&m.label);
+    let run = run_report(&run_id, stores.read_run(&run_id)?, settings)?;
+    let runs: Vec<Vec<RunManifest>> = stores
+        .runs()?
+        .into_iter()
+        .filter(|parts| !parts.iter().all(|m| m.dry_run))
+        .collect();
+    let mut history = Vec::with_capacity(runs.len());
+    for parts in &runs {
+        let records = stores.read_run(&parts[0].run_id)?;
+        let mut point = history_point(&parts[0].run_id, records, settings.platform_min_sites)?;
+        point.label = parts.iter().find_map(|m| m.label.clone());
         history.push(point);
     }
     let base = compare_with
@@ -83,9 +92,9 @@ pub fn build(
     let comparison = match base {
         Some(base) => Some(compare(
             &base,
-            store.read_run(&base)?,
+            stores.read_run(&base)?,
             &run_id,
-            store.read_run(&run_id)?,
+            stores.read_run(&run_id)?,
         )?),
         None => None,
     };
@@ -96,6 +105,7 @@ pub fn build(
         history,
         methods: Methods::default(),
     };
+    let manifests: Vec<RunManifest> = runs.into_iter().flatten().collect();
     attach_methods(&mut report, &manifests);
     Ok(report)
 }

@@ -585,9 +585,30 @@ pub struct RunMethods {
     pub public_suffix_list: Option<String>,
     /// The settings that change verdicts, as the run's effective config held them.
     pub settings: Vec<Setting>,
+    /// The run's input lines, each counted once however many shards read it.
     pub lines_read: Option<u64>,
-    /// Each input list as read, with its size and checksum (the manifest's provenance).
+    /// Each input list as read, with its size and checksum (the manifest's provenance); a
+    /// file several shards read is listed once.
     pub inputs: Vec<InputFile>,
+    /// A run written by `crawl --shard K/N` processes: each shard's part as its manifest
+    /// says; empty for a run of every site written by one process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<ShardMethods>,
+    /// The shards of the run no manifest was found for (`1/4`), so its records are missing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards_missing: Vec<String>,
+}
+
+/// One shard's part of a run, from that process's manifest.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardMethods {
+    /// `K/N`, as `--shard` gave it.
+    pub shard: String,
+    pub status: String,
+    pub started_at: String,
+    pub ended_at: Option<String>,
+    pub lines_read: Option<u64>,
+    pub records_written: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -604,6 +625,12 @@ pub struct InputFile {
     pub bytes: Option<u64>,
     /// XXH3-64 of the file's bytes, 16 hex digits.
     pub xxh3_64: Option<String>,
+    /// The lines read from it (absent when the manifest does not say).
+    #[serde(default)]
+    pub lines: Option<u64>,
+    /// The shards that read it; empty for a run of every site.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_by: Vec<String>,
 }
 
 /// A record outcome and the measurement outcome it stands for.

@@ -306,6 +306,7 @@ fn methods_read_the_manifest_provenance() {
             input: "list.txt".into(),
             bytes: Some(12),
             xxh3_64: Some("0123456789abcdef".into()),
+            lines: Some(2),
         }],
     };
     let r = run_methods(&m);
@@ -318,6 +319,8 @@ fn methods_read_the_manifest_provenance() {
             path: "list.txt".into(),
             bytes: Some(12),
             xxh3_64: Some("0123456789abcdef".into()),
+            lines: Some(2),
+            read_by: vec![],
         }]
     );
     let setting = |name: &str| {

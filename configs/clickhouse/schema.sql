@@ -36,6 +36,19 @@ CREATE TABLE IF NOT EXISTS {db}.runs (
 ) ENGINE = ReplacingMergeTree(updated_at)
 ORDER BY run_id;
 
+-- One row per process that wrote a run: a run crawled by `crawl --shard K/N` processes has
+-- one row a shard (`part` is the shard, '' for a run of every site), each with that process's
+-- manifest, so the report's methods count the run's lines and name its inputs whole (`runs`
+-- keeps one row a run). The latest row of a part (by updated_at_ms) wins.
+CREATE TABLE IF NOT EXISTS {db}.run_parts (
+    run_id String,
+    part String,
+    updated_at DateTime('UTC'),
+    updated_at_ms UInt64,
+    manifest String
+) ENGINE = ReplacingMergeTree(updated_at_ms)
+ORDER BY (run_id, part);
+
 -- One row per site per run: the record's scalar fields, arrays of tool names and finding ids,
 -- and the whole record as its JSON export line (record_json) so nothing is lost.
 CREATE TABLE IF NOT EXISTS {db}.sites (

@@ -26,6 +26,17 @@ pub enum StoreError {
     #[error("run {run_id} not found (no {path})")]
     RunNotFound { run_id: String, path: PathBuf },
 
+    #[error(
+        "run {run_id}'s part for {shard} is in both {first} and {second}: give each shard's \
+         store once (reading both would count its sites twice)"
+    )]
+    SamePartTwice {
+        run_id: String,
+        shard: String,
+        first: PathBuf,
+        second: PathBuf,
+    },
+
     #[error("run manifest {path} is not valid")]
     Manifest {
         path: PathBuf,

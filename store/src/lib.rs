@@ -42,7 +42,7 @@ pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{
     decode_frame_checked, new_run_id, validate_run_id, Damage, DamageKind, InputChecksum,
     Provenance, ResumePass, RunCounts, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
-    SegmentWriter, Store, WriterOptions, READABLE_SCHEMA_VERSIONS,
+    SegmentWriter, SetReader, Store, StoreSet, WriterOptions, ALL_SHARDS, READABLE_SCHEMA_VERSIONS,
 };
 pub use tool_capability::{ToolCapability, ToolCapabilityCounts, CAPABILITIES_VERSION};
 pub use vocab::{

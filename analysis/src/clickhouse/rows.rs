@@ -206,6 +206,12 @@ pub struct RunsRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct RunPartsRow {
+    pub run_id: String,
+    pub part_manifest: String,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct RunOutcomeRow {
     pub run_id: String,
     pub outcome: String,

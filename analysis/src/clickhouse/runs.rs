@@ -8,7 +8,7 @@ use clickhouse::Client;
 use mcpcensus_store::RunManifest;
 
 use super::query::all;
-use super::rows::{RunFirstRow, RunsRow};
+use super::rows::{RunFirstRow, RunPartsRow, RunsRow};
 use super::sql;
 use crate::error::AnalysisError;
 
@@ -16,13 +16,24 @@ use crate::error::AnalysisError;
 #[derive(Debug, Default)]
 pub struct Runs {
     rows: BTreeMap<String, RunsRow>,
+    /// Each run's parts' manifests (one a shard), by run id.
+    parts: BTreeMap<String, Vec<String>>,
 }
 
 impl Runs {
     pub async fn read(c: &Client) -> Result<Runs, AnalysisError> {
         let rows: Vec<RunsRow> = all(c.query(sql::RUNS), "runs").await?;
+        let part_rows: Vec<RunPartsRow> = all(c.query(sql::RUN_PARTS), "run_parts").await?;
+        let mut parts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for p in part_rows
+            .into_iter()
+            .filter(|p| !p.part_manifest.is_empty())
+        {
+            parts.entry(p.run_id).or_default().push(p.part_manifest);
+        }
         Ok(Runs {
             rows: rows.into_iter().map(|r| (r.run_id.clone(), r)).collect(),
+            parts,
         })
     }
 
@@ -41,18 +52,28 @@ impl Runs {
             .filter(|l| !l.is_empty())
     }
 
-    /// The manifests the `runs` rows hold (rows written before ClickHouse kept them have none).
+    /// Every part's manifest (`run_parts`); a run written before ClickHouse kept parts has its
+    /// `runs` row's manifest, and rows written before ClickHouse kept manifests have none.
     pub fn manifests(&self) -> Result<Vec<RunManifest>, AnalysisError> {
-        self.rows
-            .values()
-            .filter(|r| !r.run_manifest.is_empty())
-            .map(|r| {
-                serde_json::from_str(&r.run_manifest).map_err(|source| AnalysisError::Manifest {
-                    run_id: r.run_id.clone(),
-                    source,
-                })
+        let parse = |run_id: &str, json: &str| {
+            serde_json::from_str(json).map_err(|source| AnalysisError::Manifest {
+                run_id: run_id.to_owned(),
+                source,
             })
-            .collect()
+        };
+        let mut out = Vec::new();
+        for r in self.rows.values() {
+            match self.parts.get(&r.run_id) {
+                Some(parts) => {
+                    for json in parts {
+                        out.push(parse(&r.run_id, json)?);
+                    }
+                }
+                None if !r.run_manifest.is_empty() => out.push(parse(&r.run_id, &r.run_manifest)?),
+                None => {}
+            }
+        }
+        Ok(out)
     }
 
     /// The run started last among those with records or a `runs` row (dry runs included, as

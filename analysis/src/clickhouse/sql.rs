@@ -27,6 +27,7 @@ queries! {
     HISTORY_OUTCOMES => "history_outcomes.sql",
     HISTORY_PLATFORMS => "history_platforms.sql",
     RUNS => "runs.sql",
+    RUN_PARTS => "run_parts.sql",
     DEPRECATED_FEATURES => "deprecated_features.sql",
     ADOPTION_BY_TLD => "adoption_by_tld.sql",
     REASON_KINDS => "reason_kinds.sql",

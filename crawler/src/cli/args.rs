@@ -283,11 +283,12 @@ pub enum ReportFormat {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Embedded store directory [default: the config's crawl.out, ./mcpcensus-data]; with
-    /// ClickHouse, a store whose run manifests fill in the methods of runs ClickHouse holds
-    /// none for (loaded before it kept them).
+    /// Embedded store directory [default: the config's crawl.out, ./mcpcensus-data]. Give it
+    /// once per store to read several together: a run written by `crawl --shard K/N`
+    /// processes into their own stores is then one run. With ClickHouse, stores whose run
+    /// manifests fill in the methods of runs ClickHouse holds none for.
     #[arg(long, value_name = "DIR")]
-    pub from: Option<PathBuf>,
+    pub from: Vec<PathBuf>,
     /// Read from ClickHouse at this URL (the counting runs on the server) [default: the
     /// config's clickhouse.url, else the embedded store].
     #[arg(long, value_name = "URL")]

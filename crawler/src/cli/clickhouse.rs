@@ -441,8 +441,8 @@ mod tests {
             "{single}"
         );
         let cluster = schema_ddl(Some("census"), Some("c1"), false).unwrap();
-        assert_eq!(cluster.matches(";\n\n").count(), 12, "{cluster}");
-        assert_eq!(cluster.matches(" ON CLUSTER c1").count(), 12, "{cluster}");
+        assert_eq!(cluster.matches(";\n\n").count(), 14, "{cluster}");
+        assert_eq!(cluster.matches(" ON CLUSTER c1").count(), 14, "{cluster}");
         let per_node = schema_ddl(None, Some("c1"), true).unwrap();
         assert!(!per_node.contains("ON CLUSTER"), "{per_node}");
         assert!(

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use mcpcensus_analysis::{attach_titles, fill_missing_methods, render, Report, ReportSettings};
 
 use super::args::{ReportArgs, ReportFormat};
-use super::setup::open_store;
+use super::setup::open_stores;
 
 /// A rule's title from the one rule table (the discovery audit's and the deep probe's).
 fn rule_title(id: &str) -> Option<String> {
@@ -25,16 +25,18 @@ async fn build(args: &ReportArgs, settings: ReportSettings) -> anyhow::Result<Re
         if args.database.is_some() {
             bail!("--database names a ClickHouse database: give --clickhouse URL too");
         }
-        let store = open_store(args.from.as_deref(), &config)?;
-        return Ok(mcpcensus_analysis::build(&store, run, compare, settings)?);
+        let stores = open_stores(&args.from, &config)?;
+        return Ok(mcpcensus_analysis::build(&stores, run, compare, settings)?);
     };
     let conn =
         super::clickhouse::connect_for_report(url, args.database.as_deref(), &config.clickhouse)
             .await?;
     let mut report = mcpcensus_analysis::build_clickhouse(&conn, run, compare, settings).await?;
     // Runs loaded before ClickHouse kept manifests: `--from` names a store that has them.
-    if let Some(dir) = &args.from {
-        fill_missing_methods(&mut report, &open_store(Some(dir), &config)?.runs()?);
+    if !args.from.is_empty() {
+        let parts = open_stores(&args.from, &config)?.parts()?;
+        let manifests: Vec<_> = parts.into_iter().map(|p| p.manifest).collect();
+        fill_missing_methods(&mut report, &manifests);
     }
     Ok(report)
 }

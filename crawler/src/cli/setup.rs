@@ -64,6 +64,21 @@ pub(crate) fn open_store(from: Option<&std::path::Path>, config: &Config) -> any
     Store::open(dir).with_context(|| format!("opening the store at {}", dir.display()))
 }
 
+/// The embedded stores read together: each `--from`, else the config's `crawl.out`.
+pub(crate) fn open_stores(
+    from: &[std::path::PathBuf],
+    config: &Config,
+) -> anyhow::Result<mcpcensus_store::StoreSet> {
+    let stores = if from.is_empty() {
+        vec![open_store(None, config)?]
+    } else {
+        from.iter()
+            .map(|dir| open_store(Some(dir), config))
+            .collect::<anyhow::Result<_>>()?
+    };
+    Ok(mcpcensus_store::StoreSet::new(stores))
+}
+
 /// The ClickHouse URL: `--clickhouse`, else the config's `clickhouse.url`.
 pub(crate) fn clickhouse_url(flag: Option<&str>, config: &Config) -> anyhow::Result<String> {
     match flag.or(config.clickhouse.url.as_deref()) {

@@ -121,3 +121,34 @@ fn the_verdict_shows_hostile_names_inert() {
     );
     assert!(text.contains("\\u{1b}[2J, a\\u{9b}b\\u{2066}"), "{text}");
 }
+
+#[test]
+fn a_redirect_the_scan_followed_says_so() {
+    let mut hop = exchange();
+    hop.method = "GET".into();
+    hop.purpose = "homepage".into();
+    hop.url = "https://a.test/".into();
+    hop.headers_received = vec![("location".into(), "/home".into())];
+    let mut target = hop.clone();
+    target.url = "https://a.test/home".into();
+    target.status = Some(200);
+    target.headers_received.clear();
+    let mut elsewhere = hop.clone();
+    elsewhere.headers_received = vec![("location".into(), "https://b.test/".into())];
+    let record = mcpcensus_store::Record::new(
+        "r",
+        0,
+        "a.test",
+        1,
+        mcpcensus_store::Outcome::OutOfScope,
+        "no endpoint",
+    );
+    let mut out = Vec::new();
+    write_transcript(&mut out, &record, &[hop, target, elsewhere]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("(redirect to /home: followed)"), "{text}");
+    assert!(
+        text.contains("(redirect to https://b.test/: not followed)"),
+        "{text}"
+    );
+}

@@ -27,6 +27,7 @@ pub fn provenance(sources: &[Source]) -> io::Result<Provenance> {
                 input: "-".into(),
                 bytes: None,
                 xxh3_64: None,
+                lines: None,
             }),
             Source::File(path) => checksum(path),
         })
@@ -58,6 +59,7 @@ fn checksum(path: &Path) -> io::Result<InputChecksum> {
         input: path.display().to_string(),
         bytes: Some(bytes),
         xxh3_64: Some(format!("{:016x}", hasher.digest())),
+        lines: None,
     })
 }
 

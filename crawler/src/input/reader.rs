@@ -54,6 +54,8 @@ pub struct LineReader {
     line_no: u64,
     buf: Vec<u8>,
     consumed: Arc<AtomicU64>,
+    /// Each source read to its end, with its lines (the manifest records them per input).
+    finished: Vec<(String, u64)>,
 }
 
 impl std::fmt::Debug for LineReader {
@@ -74,6 +76,7 @@ impl LineReader {
             line_no: 0,
             buf: Vec::with_capacity(256),
             consumed: Arc::new(AtomicU64::new(0)),
+            finished: Vec::new(),
         }
     }
 
@@ -93,6 +96,12 @@ impl LineReader {
     /// The source and 1-based line number of the line last returned.
     pub fn position(&self) -> (&str, u64) {
         (&self.current_name, self.line_no)
+    }
+
+    /// The sources read to their end so far, each with its lines, in reading order (a source
+    /// a stopped run did not finish is not among them).
+    pub fn finished(&self) -> &[(String, u64)] {
+        &self.finished
     }
 
     /// The next line, or `None` at the end of the last source.
@@ -138,6 +147,8 @@ impl LineReader {
                 })?;
             if read == 0 {
                 self.current = None;
+                self.finished
+                    .push((std::mem::take(&mut self.current_name), self.line_no));
                 continue;
             }
             self.line_no += 1;

@@ -334,7 +334,7 @@ fn reader_handles_crlf_gzip_long_lines_and_bad_utf8() {
     enc.write_all(b"c.com\nd.com\n").unwrap();
     std::fs::write(&gz, enc.finish().unwrap()).unwrap();
 
-    let mut reader = LineReader::new(vec![Source::File(plain), Source::File(gz)]);
+    let mut reader = LineReader::new(vec![Source::File(plain.clone()), Source::File(gz.clone())]);
     let mut seen = Vec::new();
     while let Some(line) = reader.next_line().unwrap() {
         seen.push(match line {
@@ -342,6 +342,10 @@ fn reader_handles_crlf_gzip_long_lines_and_bad_utf8() {
             RawLine::TooLong => "<too long>".to_owned(),
             RawLine::NotUtf8 => "<not utf-8>".to_owned(),
         });
+        // A source counts as read once its last line has gone by, not before.
+        if seen.len() == 5 {
+            assert!(reader.finished().is_empty());
+        }
     }
     assert_eq!(
         seen,
@@ -355,6 +359,19 @@ fn reader_handles_crlf_gzip_long_lines_and_bad_utf8() {
             "d.com"
         ]
     );
+    // Each list's lines, for the manifest (a run written by shards counts a list once).
+    assert_eq!(
+        reader.finished(),
+        [
+            (plain.display().to_string(), 5),
+            (gz.display().to_string(), 2)
+        ]
+    );
+}
+
+#[test]
+fn every_sites_shard_is_named_as_the_store_expects() {
+    assert_eq!(Shard::ALL.to_string(), mcpcensus_store::ALL_SHARDS);
 }
 
 #[test]

@@ -4,8 +4,10 @@
 //! OAuth metadata when the server refuses it, and classifies what it saw: transport,
 //! authentication, spec version, deprecated features, migration status and checklist. The
 //! server rules (SW-MCP-001, SW-MCP-011), the tool description grades and the fingerprints
-//! then read the tool list. Only `transport.rs` and `discover.rs` do I/O; the rest is pure, so
-//! `mcpcensus grade FILE` runs the same rules and grades on a pasted list.
+//! then read the tool list. Only `sequence.rs` (the requests in order), `transport.rs`,
+//! `legacy_sse.rs`, `metadata.rs` and the registry lookups (`registry.rs`, `registry_list.rs`)
+//! do I/O; the rest is pure, so `mcpcensus grade FILE` runs the same rules and grades on a
+//! pasted list.
 
 mod auth;
 mod checklist;

@@ -423,7 +423,12 @@ async fn finish(
     } = stages;
     drop(work_rx);
     drop(records);
-    let (input, already_recorded, registry) = intake
+    let intake::IntakeEnd {
+        input,
+        already_recorded,
+        registry,
+        sources_read,
+    } = intake
         .handle
         .join()
         .map_err(|_| Error::Writer("the intake thread panicked".into()))??;
@@ -451,6 +456,7 @@ async fn finish(
     Ok(Summary {
         run_id: job.run_id,
         input,
+        sources_read,
         written: end.counts,
         duration: started.elapsed(),
         ending: if failure.is_some() {

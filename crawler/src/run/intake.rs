@@ -13,10 +13,17 @@ use crate::error::InputError;
 use crate::input::{InputCounts, LineReader, Planned, Planner, RawLine};
 use crate::scan::{RegistrySource, Work};
 
-/// What intake read: the planner's counts over every line, how many planned lines were
-/// skipped because the resumed run already has their record, and what the registry listing
-/// read.
-pub type IntakeEnd = (InputCounts, u64, Expansion);
+/// What intake read.
+pub struct IntakeEnd {
+    /// The planner's counts over every line.
+    pub input: InputCounts,
+    /// Planned lines skipped because the resumed run already has their record.
+    pub already_recorded: u64,
+    /// What the registry listing read.
+    pub registry: Expansion,
+    /// Each source read to its end, with its lines.
+    pub sources_read: Vec<(String, u64)>,
+}
 
 pub struct Intake {
     pub handle: JoinHandle<Result<IntakeEnd, InputError>>,
@@ -86,7 +93,12 @@ pub fn spawn(
                     break; // The pipeline has stopped.
                 }
             }
-            Ok((planner.counts(), already_recorded, expansion))
+            Ok(IntakeEnd {
+                input: planner.counts(),
+                already_recorded,
+                registry: expansion,
+                sources_read: reader.finished().to_vec(),
+            })
         })?;
     Ok(Intake { handle, stop })
 }

@@ -27,6 +27,8 @@ pub enum Ending {
 pub struct Summary {
     pub run_id: String,
     pub input: InputCounts,
+    /// Each input read to its end, with its lines (the manifest's provenance records them).
+    pub sources_read: Vec<(String, u64)>,
     pub written: WrittenCounts,
     pub duration: Duration,
     pub ending: Ending,

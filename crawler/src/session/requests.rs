@@ -1,7 +1,10 @@
 //! The three JSON-RPC messages the survey session sends.
 //!
-//! Request bodies are written out byte for byte as the survey's curl reproduction sends them
-//! (member order included), so a site owner comparing captures sees the same bytes.
+//! Request bodies follow the survey's curl reproduction (methods, ids, protocol version and
+//! member order), so a site owner comparing captures sees the same messages. Ours, stated in
+//! docs/rules.md: `clientInfo` names mcpcensus and its version (the reproduction names its
+//! own client), the User-Agent is the crawler's with its contact URL, and every request asks
+//! `Accept-Encoding: identity` (the 64 KB cap counts the bytes the server sends).
 
 use serde_json::Value;
 

@@ -327,11 +327,36 @@ fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
 /// (2026-07-28) and -32004, which pre-release servers of that revision sent.
 const UNSUPPORTED_VERSION_CODES: [i64; 2] = [-32022, -32004];
 
+/// Whether `version` names a revision released after `offered`: both are dates
+/// (`YYYY-MM-DD`), compared as dates; anything else (`draft`, `latest`, `2026-7-28`) is not
+/// newer, so a server naming only such tokens is the survey's plain fail.
+pub(crate) fn is_newer_revision(version: &str, offered: &str) -> bool {
+    let date = |v: &str| -> Option<(u16, u8, u8)> {
+        let b = v.as_bytes();
+        let shape = b.len() == 10
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b.iter()
+                .enumerate()
+                .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        if !shape {
+            return None;
+        }
+        let (y, m, d) = (
+            v[..4].parse().ok()?,
+            v[5..7].parse().ok()?,
+            v[8..].parse().ok()?,
+        );
+        ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+    };
+    matches!((date(version), date(offered)), (Some(a), Some(b)) if a > b)
+}
+
 /// A refusal of the offered protocol version by a server that names only revisions newer than
 /// the survey offers (a 2026-07-28-only server): the survey's fail, with its own reason and kind,
 /// and not a defect (the server answered correctly in its own revision).
 fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Decision> {
-    let newer = |v: &String| v.as_str() > crate::session::OFFERED_PROTOCOL_VERSION;
+    let newer = |v: &String| is_newer_revision(v, crate::session::OFFERED_PROTOCOL_VERSION);
     if !UNSUPPORTED_VERSION_CODES.contains(&err.code)
         || err.supported.is_empty()
         || !err.supported.iter().all(newer)

@@ -25,8 +25,9 @@ pub enum ClusterDdl {
 /// sites, tools and findings rows by `site_key` (a ReplacingMergeTree collapses only within one
 /// table on one node, so a replayed row must meet its first copy, and FINAL on each shard is
 /// then exact); runs rows by run id; the adoption states merge across shards when read.
-const SHARDING_KEYS: [(&str, &str); 5] = [
+const SHARDING_KEYS: [(&str, &str); 6] = [
     ("runs", "sipHash64(run_id)"),
+    ("run_parts", "sipHash64(run_id)"),
     ("sites", "sipHash64(site_key)"),
     ("tools", "sipHash64(site_key)"),
     ("findings", "sipHash64(site_key)"),
@@ -180,7 +181,7 @@ mod tests {
     fn cluster_local_tables_have_the_single_node_columns() {
         let single = columns(&schema_statements("db"));
         let cluster = columns(&cluster_schema_statements("db", "c", ClusterDdl::PerNode));
-        assert_eq!(single.len(), 5, "{single:?}");
+        assert_eq!(single.len(), 6, "{single:?}");
         for (name, cols) in &single {
             let local = format!("{name}_local");
             let found = cluster.iter().find(|(n, _)| *n == local);
@@ -192,7 +193,7 @@ mod tests {
     fn cluster_statements_fill_every_placeholder() {
         for ddl in [ClusterDdl::OnCluster, ClusterDdl::PerNode] {
             let all = cluster_schema_statements("db", "census", ddl);
-            assert_eq!(all.len(), 12);
+            assert_eq!(all.len(), 14);
             for s in &all {
                 assert!(!s.contains('{'), "{s}");
                 assert!(s.contains("IF NOT EXISTS"), "{s}");
@@ -203,7 +204,7 @@ mod tests {
                 );
             }
             let distributed = all.iter().filter(|s| s.contains("Distributed(census, db,"));
-            assert_eq!(distributed.count(), 5);
+            assert_eq!(distributed.count(), 6);
         }
     }
 

@@ -4,10 +4,11 @@ use std::time::Duration;
 
 use super::client::{with_timeout, Backoff, Connection};
 use super::failure::is_content_error;
-use super::rows::{FindingRow, RunRow, SiteRow, ToolRow};
+use super::rows::{FindingRow, RunPartRow, RunRow, SiteRow, ToolRow};
 use super::stream::insert_rows;
 use crate::error::StoreError;
 use crate::record::Record;
+use crate::store::RunManifest;
 
 /// Inserts records into `tools` and `findings` (concurrently), then `sites`. Not atomic across
 /// tables: a failed call is retried whole, and the tables collapse what was inserted twice.
@@ -43,11 +44,22 @@ pub async fn insert_records(
     sites.await
 }
 
-/// Writes a `runs` row (the latest row of a run wins).
+/// Writes a `runs` row (the latest row of a run wins) and, when the row carries its manifest,
+/// the `run_parts` row of the process's part (the latest row of a part wins).
 pub async fn record_run(conn: &Connection, row: &RunRow) -> Result<(), StoreError> {
     with_timeout("inserting into runs", async {
         let mut insert = conn.client.insert::<RunRow>("runs").await?;
         insert.write(row).await?;
+        insert.end().await
+    })
+    .await?;
+    let Ok(manifest) = serde_json::from_str::<RunManifest>(&row.manifest) else {
+        return Ok(()); // A row without a manifest (written by a test or an old caller).
+    };
+    let part = RunPartRow::of_manifest(&manifest);
+    with_timeout("inserting into run_parts", async {
+        let mut insert = conn.client.insert::<RunPartRow>("run_parts").await?;
+        insert.write(&part).await?;
         insert.end().await
     })
     .await

@@ -35,7 +35,7 @@ pub use done::{for_each_done_row, DoneRow};
 pub use failure::{classify, is_content_error, InsertFailure};
 pub use last_scans::{last_scans, LAST_SCANS_SQL};
 pub use load::{load_dir, LoadSummary};
-pub use rows::{site_key, FindingRow, RunRow, SiteRow, ToolRow};
+pub use rows::{site_key, FindingRow, RunPartRow, RunRow, SiteRow, ToolRow};
 pub use schema::{init_schema, schema_statements, SCHEMA_SQL};
 pub use sink::{insert_records, record_run, ClickHouseSink, LiveSinkStats, SinkOptions, SinkStats};
 pub use spool::Spool;

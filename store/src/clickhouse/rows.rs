@@ -82,6 +82,31 @@ impl RunRow {
     }
 }
 
+/// One `run_parts` row: the manifest of one process that wrote the run (a shard's).
+#[derive(Debug, Clone, PartialEq, Row, Serialize)]
+pub struct RunPartRow {
+    pub run_id: String,
+    /// The shard (`2/4`), '' for a run of every site.
+    pub part: String,
+    pub updated_at: u32,
+    pub updated_at_ms: u64,
+    pub manifest: String,
+}
+
+impl RunPartRow {
+    pub fn of_manifest(manifest: &RunManifest) -> RunPartRow {
+        let now = crate::record::now_ms();
+        RunPartRow {
+            run_id: manifest.run_id.clone(),
+            part: manifest.shard().unwrap_or_default().to_owned(),
+            updated_at: seconds(now),
+            updated_at_ms: now,
+            // A manifest is plain data (strings, numbers, JSON values): serializing cannot fail.
+            manifest: serde_json::to_string(manifest).unwrap_or_default(),
+        }
+    }
+}
+
 include!(concat!(env!("OUT_DIR"), "/rows.rs"));
 
 impl SiteRow {

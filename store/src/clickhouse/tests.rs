@@ -187,13 +187,14 @@ pub(crate) fn fast_backoff() -> Backoff {
 #[test]
 fn schema_statements_are_idempotent_ddl() {
     let statements = schema_statements("mydb");
-    assert_eq!(statements.len(), 7);
+    assert_eq!(statements.len(), 8);
     for s in &statements {
         assert!(s.contains("IF NOT EXISTS"), "{s}");
         assert!(!s.contains("{db}"), "{s}");
         assert!(!s.contains("--"), "comments are stripped: {s}");
     }
-    assert!(statements[2].starts_with("CREATE TABLE IF NOT EXISTS mydb.sites"));
+    assert!(statements[2].starts_with("CREATE TABLE IF NOT EXISTS mydb.run_parts"));
+    assert!(statements[3].starts_with("CREATE TABLE IF NOT EXISTS mydb.sites"));
 }
 
 #[test]
@@ -269,8 +270,8 @@ async fn schema_init_twice_is_harmless() {
     )
     .await;
     assert_eq!(
-        tables, 6,
-        "runs, sites, tools, findings, daily_adoption and its view"
+        tables, 7,
+        "runs, run_parts, sites, tools, findings, daily_adoption and its view"
     );
     drop_db(&conn).await;
 }

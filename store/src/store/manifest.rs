@@ -94,6 +94,11 @@ pub struct InputChecksum {
     pub bytes: Option<u64>,
     /// XXH3-64 of the file's bytes (compressed ones as stored), 16 hex digits.
     pub xxh3_64: Option<String>,
+    /// The lines the run read from it, once it was read to its end (absent in manifests
+    /// written before it was recorded, and for a list a re-scan only chose its targets from):
+    /// a run written by shards counts each input's lines once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u64>,
 }
 
 impl RunManifest {
@@ -121,7 +126,20 @@ impl RunManifest {
             label: None,
         }
     }
+
+    /// The shard this manifest's process crawled (`2/4`, from its selection), `None` for a
+    /// run of every site or a manifest that does not say.
+    pub fn shard(&self) -> Option<&str> {
+        self.selection
+            .as_ref()?
+            .get("shard")?
+            .as_str()
+            .filter(|s| *s != ALL_SHARDS)
+    }
 }
+
+/// How a selection names the shard of every site (`--shard` not given).
+pub const ALL_SHARDS: &str = "0/1";
 
 /// A new run id such as `20261130T220101Z-a1b2c3`: UTC start time, so ids sort by time, and
 /// 24 random bits so runs started in the same second do not collide.

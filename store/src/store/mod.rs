@@ -13,6 +13,7 @@ mod schema3;
 mod schema4;
 mod schema5;
 mod segment;
+mod set;
 mod tool_v5;
 mod writer;
 
@@ -24,12 +25,15 @@ mod tests;
 mod tests_counts;
 #[cfg(test)]
 mod tests_resume;
+#[cfg(test)]
+mod tests_set;
 
 pub use counts::{RunCounts, OUTCOME_KEY_PREFIX};
 pub use frame::{decode_frame_checked, FRAME_HEADER_LEN, MAX_FRAME_LEN};
 pub(crate) use manifest::read_manifest;
 pub use manifest::{
-    new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, MANIFEST_FILE,
+    new_run_id, validate_run_id, InputChecksum, Provenance, RunManifest, RunStatus, ALL_SHARDS,
+    MANIFEST_FILE,
 };
 pub use reader::{Damage, DamageKind, RunReader, SegmentReader};
 pub use resume::ResumePass;
@@ -37,6 +41,7 @@ pub use root::{Store, DEFAULT_STORE_DIR};
 pub use segment::{
     list_segments, segment_file_name, READABLE_SCHEMA_VERSIONS, SEGMENT_HEADER_LEN, SEGMENT_MAGIC,
 };
+pub use set::{RunPart, SetReader, StoreSet};
 pub use writer::{
     RunWriter, SegmentWriter, WriterOptions, DEFAULT_MAX_SEGMENT_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
 };

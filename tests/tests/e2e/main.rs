@@ -40,6 +40,7 @@ mod shapes_slow;
 mod shapes_unavailable;
 mod survey;
 mod survey_sites;
+mod trend;
 mod unattended;
 mod util;
 mod wire;

@@ -62,6 +62,9 @@ fn runs(list: &[RunMethods]) -> Table {
                 or_dash(&m.started_at),
                 or_dash(&m.ended_at),
                 Cell::text(match (&m.status, m.manifest) {
+                    (Some(s), _) if !m.shards_missing.is_empty() => {
+                        format!("{s}; no manifest of shard {}", m.shards_missing.join(", "))
+                    }
                     (Some(s), _) => s.clone(),
                     (None, true) => "-".into(),
                     (None, false) => "no manifest".into(),
@@ -110,8 +113,9 @@ fn inputs(list: &[RunMethods], layout: Layout) -> Option<Table> {
     let mut t = Table::new(
         "methods-inputs",
         "Input files",
-        &["Run", "File", "Bytes", "XXH3-64"],
-    );
+        &["Run", "File", "Bytes", "XXH3-64", "Lines", "Read by shards"],
+    )
+    .note("A file several shards of a run read is listed once, its lines counted once.");
     for m in list {
         for i in &m.inputs {
             t.rows.push(vec![
@@ -119,6 +123,50 @@ fn inputs(list: &[RunMethods], layout: Layout) -> Option<Table> {
                 Cell::text(&i.path),
                 i.bytes.map_or(Cell::text("-"), Cell::Count),
                 or_dash(&i.xxh3_64),
+                i.lines.map_or(Cell::text("-"), Cell::Count),
+                Cell::text(if i.read_by.is_empty() {
+                    "-".to_owned()
+                } else {
+                    i.read_by.join(", ")
+                }),
+            ]);
+        }
+    }
+    Some(t)
+}
+
+/// The parts of runs written by shard processes: each shard's status, times and counts.
+fn shards(list: &[RunMethods], layout: Layout) -> Option<Table> {
+    if layout == Layout::Page && list.iter().all(|m| m.shards.is_empty()) {
+        return None;
+    }
+    let mut t = Table::new(
+        "methods-shards",
+        "Shards",
+        &[
+            "Run",
+            "Shard",
+            "Status",
+            "Started",
+            "Ended",
+            "Input lines read",
+            "Records written",
+        ],
+    )
+    .note(
+        "Each `crawl --shard K/N` process's part of a run, from its manifest; the run's lines \
+         above count each input line once.",
+    );
+    for m in list {
+        for s in &m.shards {
+            t.rows.push(vec![
+                Cell::text(&m.run_id),
+                Cell::text(&s.shard),
+                Cell::text(&s.status),
+                Cell::text(&s.started_at),
+                or_dash(&s.ended_at),
+                s.lines_read.map_or(Cell::text("-"), Cell::Count),
+                s.records_written.map_or(Cell::text("-"), Cell::Count),
             ]);
         }
     }
@@ -141,6 +189,7 @@ pub fn section(report: &Report, layout: Layout) -> Section {
         Some(t) => tables.push(t),
         None => text.push("The run manifests record no input file sizes or checksums.".into()),
     }
+    tables.extend(shards(&m.runs, layout));
     let mut outcomes = Table::new(
         "methods-outcomes",
         "Outcomes and what they stand for",

@@ -355,6 +355,17 @@ fn record_end(
     }
     counts.clickhouse_dead_letters = dead_letters;
     manifest.counts = Some(counts);
+    // Each input's lines, so a run written by shards counts a list they all read once.
+    for (name, lines) in &summary.sources_read {
+        if let Some(input) = manifest
+            .provenance
+            .inputs
+            .iter_mut()
+            .find(|i| i.input == *name && i.lines.is_none())
+        {
+            input.lines = Some(*lines);
+        }
+    }
     manifest.status = match summary.ending {
         Ending::Complete => RunStatus::Complete,
         Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,

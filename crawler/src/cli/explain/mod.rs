@@ -30,8 +30,8 @@ pub fn write_transcript(
         writeln!(out, "resolved {host}: {}", record.addresses.join(", "))?;
         writeln!(out)?;
     }
-    for exchange in transcript {
-        write_exchange(out, exchange)?;
+    for (k, exchange) in transcript.iter().enumerate() {
+        write_exchange_then(out, exchange, &transcript[k + 1..])?;
         writeln!(out)?;
     }
     let n = transcript.len();
@@ -64,8 +64,23 @@ fn write_robots(out: &mut dyn Write, record: &Record) -> io::Result<()> {
     Ok(())
 }
 
-/// One request and its answer.
+/// Whether a redirect's target was asked later in the scan (the homepage's hops within the
+/// site and robots.txt's are followed; the rest are not).
+fn followed(ex: &Exchange, location: &str, later: &[Exchange]) -> bool {
+    let Ok(target) = url::Url::parse(&ex.url).and_then(|base| base.join(location)) else {
+        return false;
+    };
+    later.iter().any(|e| e.url == target.as_str())
+}
+
+/// One request and its answer, alone (a redirect is shown as not followed).
+#[cfg(test)]
 pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
+    write_exchange_then(out, ex, &[])
+}
+
+/// One request and its answer, `later` the requests the scan made after it.
+fn write_exchange_then(out: &mut dyn Write, ex: &Exchange, later: &[Exchange]) -> io::Result<()> {
     writeln!(
         out,
         "{} {}  ({})",
@@ -96,8 +111,13 @@ pub fn write_exchange(out: &mut dyn Write, ex: &Exchange) -> io::Result<()> {
         match header(&ex.headers_received, "location") {
             Some(location) => writeln!(
                 out,
-                "  (redirect to {}: not followed)",
-                terminal_text(location)
+                "  (redirect to {}: {})",
+                terminal_text(location),
+                if followed(ex, location, later) {
+                    "followed"
+                } else {
+                    "not followed"
+                }
             )?,
             None => writeln!(out, "  (redirect with no Location: not followed)")?,
         }

@@ -91,3 +91,23 @@ fn a_cut_tool_list_gives_its_complete_entries_only() {
     assert!(names_in_cut_list(b"{\"tools\":", 10).is_empty());
     assert!(names_in_cut_list(b"not json at all", 10).is_empty());
 }
+
+#[test]
+fn revisions_are_newer_only_as_later_dates() {
+    use crate::session::verdict::is_newer_revision;
+    let offered = crate::session::OFFERED_PROTOCOL_VERSION;
+    assert!(is_newer_revision("2026-07-28", offered));
+    assert!(!is_newer_revision("2025-11-25", offered), "the same");
+    assert!(!is_newer_revision("2025-06-18", offered), "older");
+    // Lexically past "2025-11-25", but no date: not a newer revision.
+    for token in [
+        "draft",
+        "latest",
+        "DRAFT-2026",
+        "2026-7-28",
+        "2026-13-01",
+        "2026-07-28x",
+    ] {
+        assert!(!is_newer_revision(token, offered), "{token}");
+    }
+}
