@@ -5,6 +5,8 @@
 -- counts once, through its first site by site key. `*` is every tagged tool; `toxic_flow`
 -- counts the sites with an MCP-TOOLS-001 finding (one per site). No CTE or JOIN: the oldest
 -- server we support (18.16) has neither in this form. Mirrors analysis/src/capabilities.rs.
+-- GLOBAL: on a cluster each subquery runs once over every shard (a Distributed table inside a
+-- query on another is refused otherwise); on one node it is IN.
 SELECT
     slot,
     tag,
@@ -20,13 +22,13 @@ FROM (
             ifNull(tools_executes_code, 0), ifNull(tools_moves_money, 0), ifNull(tools_sends_messages, 0),
             ifNull(tools_reads_untrusted_content, 0), ifNull(tools_reads_private_data, 0),
             toUInt32(has(finding_ids, 'MCP-TOOLS-001'))] AS counts,
-        toUInt8(server_fingerprint NOT IN (
+        toUInt8(server_fingerprint GLOBAL NOT IN (
             SELECT server_fingerprint FROM sites FINAL
             WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
                 AND isNotNull(capabilities_version)
             GROUP BY server_fingerprint
             HAVING count() >= ?)
-        OR site_key IN (
+        OR site_key GLOBAL IN (
             SELECT min(site_key) FROM sites FINAL
             WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
                 AND isNotNull(capabilities_version)
