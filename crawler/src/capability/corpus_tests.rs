@@ -16,7 +16,7 @@ const HELD: [ToolCapability; 4] = [
     ToolCapability::SendsMessages,
 ];
 
-fn corpus() -> Vec<Value> {
+pub(super) fn corpus() -> Vec<Value> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tool-corpus/tools.json");
     let text = std::fs::read_to_string(path).expect("the corpus is in the repository");
     serde_json::from_str(&text).expect("the corpus is JSON")

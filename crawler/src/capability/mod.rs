@@ -4,12 +4,15 @@
 //! deterministic: no model, no network; the same tool always gets the same tags.
 
 mod flow;
+mod index;
 mod table;
 mod tag;
 mod words;
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod index_tests;
 #[cfg(test)]
 mod tests;
 

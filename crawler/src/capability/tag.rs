@@ -1,24 +1,12 @@
 //! Tags one tool: walks the table's rows over the tool's annotations, name, description and
 //! schema, then applies the table's closing rules.
 
-use std::cell::OnceCell;
-
 use serde_json::Value;
 
-use super::table::{Place, Signal, Tags, SIGNALS};
-use super::words::{name_words, positions, property_names, summary, text_words};
+use super::index::{find, RowFound};
+use super::table::{Place, Tags, SIGNALS};
+use super::words::{name_words, property_names, summary, text_words};
 use mcpcensus_store::ToolCapability;
-
-/// The places of one tool, read once; the whole description's words only when a row reads
-/// them (splitting a long description is most of a tool's cost).
-struct Places<'a> {
-    annotations: Option<&'a Value>,
-    name: Vec<String>,
-    summary: Vec<String>,
-    text: &'a str,
-    description: OnceCell<Vec<String>>,
-    schema: Vec<String>,
-}
 
 /// The tool's tags by the capability table. A hint lowers nothing: rows only add.
 pub fn tag_tool(
@@ -27,60 +15,54 @@ pub fn tag_tool(
     annotations: Option<&Value>,
     input_schema: Option<&Value>,
 ) -> Tags {
-    let description = description.unwrap_or_default();
-    let places = Places {
-        annotations,
-        name: name_words(name),
-        summary: text_words(summary(description)),
-        text: description,
-        description: OnceCell::new(),
-        schema: property_names(input_schema),
+    let found = found(name, description, input_schema);
+    let matches = |row: usize| {
+        let signal = &SIGNALS[row];
+        match signal.place {
+            Place::Annotation => {
+                let hint = annotations.and_then(|a| a.get(signal.hint));
+                hint.and_then(Value::as_bool) == Some(signal.value)
+            }
+            _ => found[row].matches(!signal.with.is_empty()),
+        }
     };
     let mut tags = Tags::default();
-    for row in SIGNALS.iter().filter(|r| !r.unless_writes) {
-        if places.matches(row) {
-            tags.add(row.adds);
+    for row in (0..SIGNALS.len()).filter(|r| !SIGNALS[*r].unless_writes) {
+        if matches(row) {
+            tags.add(SIGNALS[row].adds);
         }
     }
     tags.settle();
     // What a tool reads is what it is for only when it does not act.
     if !tags.has(ToolCapability::Writes) {
-        for row in SIGNALS.iter().filter(|r| r.unless_writes) {
-            if places.matches(row) {
-                tags.add(row.adds);
+        for row in (0..SIGNALS.len()).filter(|r| SIGNALS[*r].unless_writes) {
+            if matches(row) {
+                tags.add(SIGNALS[row].adds);
             }
         }
     }
     tags
 }
 
-impl Places<'_> {
-    fn matches(&self, row: &Signal) -> bool {
-        let words = match row.place {
-            Place::Annotation => {
-                let hint = self.annotations.and_then(|a| a.get(row.hint));
-                return hint.and_then(Value::as_bool) == Some(row.value);
-            }
-            Place::Name => &self.name,
-            Place::Summary => &self.summary,
-            Place::Description => self.description.get_or_init(|| text_words(self.text)),
-            Place::Schema => &self.schema,
-        };
-        let hits: Vec<usize> = row.words.iter().flat_map(|e| positions(words, e)).collect();
-        if hits.is_empty()
-            || row
-                .unless
-                .iter()
-                .any(|e| positions(words, e).next().is_some())
-        {
-            return false;
-        }
-        if row.with.is_empty() {
-            return true;
-        }
-        row.with
-            .iter()
-            .flat_map(|e| positions(words, e))
-            .any(|at| hits.iter().any(|&hit| hit != at))
+/// What each row's word lists find in the tool's name, description and schema: each place's
+/// words read once, through the table's index. The whole description is split only when a row
+/// reads it (splitting a long description was most of a tool's cost).
+pub(super) fn found(
+    name: &str,
+    description: Option<&str>,
+    input_schema: Option<&Value>,
+) -> Vec<RowFound> {
+    let description = description.unwrap_or_default();
+    let mut found = vec![RowFound::default(); SIGNALS.len()];
+    find(Place::Name, &name_words(name), &mut found);
+    find(
+        Place::Summary,
+        &text_words(summary(description)),
+        &mut found,
+    );
+    if SIGNALS.iter().any(|s| s.place == Place::Description) {
+        find(Place::Description, &text_words(description), &mut found);
     }
+    find(Place::Schema, &property_names(input_schema), &mut found);
+    found
 }

@@ -180,7 +180,11 @@ async fn every_tag_its_toxic_flow_the_mix_and_the_changes_between_runs() {
 
     let store = mcpcensus_store::Store::open(&out).unwrap();
     let first = store.latest_run().unwrap().unwrap().run_id;
-    let records: Vec<_> = store.read_run(&first).unwrap().map(Result::unwrap).collect();
+    let records: Vec<_> = store
+        .read_run(&first)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     drop(store);
     let r = record_for(&records, &web.origin("everything.test"));
     for (tool, want) in tools() {
