@@ -64,6 +64,8 @@ pub struct Aggregator {
     tlds: HashMap<String, (u64, u64, u64)>,
     /// The registry section.
     registry: crate::registry::RegistryAcc,
+    /// The capability mix's tagged sites.
+    capabilities: crate::capabilities::CapabilityAcc,
 }
 
 /// Endpoint records that join a platform: a server name or a tool list to fingerprint.
@@ -95,6 +97,7 @@ impl Aggregator {
         self.registry.add(r);
         bump(&mut self.outcomes, r.outcome.as_str());
         crate::readiness::count_record(&mut self.readiness, r);
+        self.capabilities.add(r);
         if !scanned(r.outcome) {
             return;
         }
@@ -233,6 +236,8 @@ impl Aggregator {
         rep.second_look = SecondLookCounts::from_pairs(std::mem::take(&mut self.second_looks));
         rep.readiness = crate::readiness::ReadinessReport::build(&self.readiness);
         rep.registry = std::mem::take(&mut self.registry).finish(n);
+        let capabilities = std::mem::take(&mut self.capabilities);
+        rep.tool_capabilities = capabilities.finish(self.settings.platform_min_sites, n);
         rep.tool_counts = tool_counts(&mut self.tool_counts);
         rep.top_tool_names = top(self.tool_names, n);
         rep.top_domains = top(self.domains, n);

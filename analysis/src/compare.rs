@@ -14,6 +14,7 @@ use mcpcensus_store::{Outcome, Record};
 
 use crate::aggregate::scanned;
 use crate::model::{Comparison, Transition, LIST_CAP};
+use crate::tool_changes::{server_tools, tool_changes, LISTED};
 
 #[derive(Debug, Clone)]
 struct SiteState {
@@ -68,10 +69,14 @@ pub fn compare<E>(
     current: impl Iterator<Item = Result<Record, E>>,
 ) -> Result<Comparison, E> {
     let mut before: HashMap<String, SiteState> = HashMap::new();
+    let (mut base_tools, mut run_tools) = (BTreeMap::new(), BTreeMap::new());
     for r in base {
         let r = r?;
         if let (Some(origin), true) = (&r.origin, scanned(r.outcome)) {
             before.insert(origin.clone(), state(&r));
+            if let Some(tools) = server_tools(&r) {
+                base_tools.insert(origin.clone(), tools);
+            }
         }
     }
     let mut c = Comparison {
@@ -94,6 +99,9 @@ pub fn compare<E>(
         };
         let now = state(&r);
         c.sites_in_both += 1;
+        if let Some(tools) = server_tools(&r) {
+            run_tools.insert(origin.clone(), tools);
+        }
         endpoints_before += i64::from(was.endpoint);
         passing_before += i64::from(was.outcome == Outcome::Pass);
         endpoints_now += i64::from(now.endpoint);
@@ -147,6 +155,7 @@ pub fn compare<E>(
         c.changed_tool_description_count,
         c.changed_tool_descriptions,
     ) = capped(lists.descriptions);
+    c.tool_changes = tool_changes(&base_tools, &run_tools, LISTED);
     c.outcome_transitions = transitions
         .into_iter()
         .map(|((from, to), sites)| Transition { from, to, sites })

@@ -2,6 +2,7 @@
 //! from the embedded store (computed here) in text, JSON and HTML.
 
 mod aggregate;
+pub mod capabilities;
 pub mod clickhouse;
 mod compare;
 mod error;
@@ -15,6 +16,7 @@ mod registry;
 pub mod render;
 #[cfg(test)]
 mod tests;
+pub mod tool_changes;
 
 pub use aggregate::{scanned, server_fingerprint, tld, Aggregator, ReportSettings};
 pub use clickhouse::build_clickhouse;

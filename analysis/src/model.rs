@@ -7,7 +7,7 @@ use mcpcensus_store::FailureKind;
 use serde::{Deserialize, Serialize};
 
 /// A count and its share of a base, in percent.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Share {
     pub count: u64,
     pub percent: f64,
@@ -224,6 +224,10 @@ pub struct RunReport {
     /// readiness section (the level was off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub readiness: Option<crate::readiness::ReadinessReport>,
+    /// The capability mix of the servers whose tools were tagged (docs/rules.md, "Tool
+    /// capabilities"); absent when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_capabilities: Option<crate::capabilities::ToolCapabilityReport>,
     /// Scanned sites per kind of API or agent surface evidence (the record's
     /// `surface_signals`), shares of `sites_scanned`; a site counts once per signal it showed.
     #[serde(default)]
@@ -518,6 +522,10 @@ pub struct Comparison {
     pub changed_tool_description_count: u64,
     pub changed_tool_descriptions: Vec<String>,
     pub outcome_transitions: Vec<Transition>,
+    /// Per server whose tools both runs kept: tools added, removed, rewritten, and tools that
+    /// gained `destructive`, `executes_code` or `moves_money`.
+    #[serde(default)]
+    pub tool_changes: crate::tool_changes::ToolChanges,
 }
 
 /// The whole report: one run, and optionally its comparison with an earlier one and the

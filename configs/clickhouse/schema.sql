@@ -150,7 +150,27 @@ CREATE TABLE IF NOT EXISTS {db}.sites (
     -- not read) and the status of /mcp's plain GET (NULL: not asked, or no answer), from which
     -- the report counts the sites robots.txt kept out and those "not now" moved (docs/rules.md).
     robots_verdict Nullable(String),
-    mcp_get_status Nullable(UInt16)
+    mcp_get_status Nullable(UInt16),
+    -- The capability table's version that tagged the tools (docs/rules.md, "Tool capabilities").
+    capabilities_version Nullable(String),
+    -- The tools tagged (the record's kept tools; null when none was tagged).
+    tools_tagged Nullable(UInt32),
+    -- Tools tagged read_only (null when no tool was tagged).
+    tools_read_only Nullable(UInt32),
+    -- Tools tagged writes (null when no tool was tagged).
+    tools_writes Nullable(UInt32),
+    -- Tools tagged destructive (null when no tool was tagged).
+    tools_destructive Nullable(UInt32),
+    -- Tools tagged executes_code (null when no tool was tagged).
+    tools_executes_code Nullable(UInt32),
+    -- Tools tagged moves_money (null when no tool was tagged).
+    tools_moves_money Nullable(UInt32),
+    -- Tools tagged sends_messages (null when no tool was tagged).
+    tools_sends_messages Nullable(UInt32),
+    -- Tools tagged reads_untrusted_content (null when no tool was tagged).
+    tools_reads_untrusted_content Nullable(UInt32),
+    -- Tools tagged reads_private_data (null when no tool was tagged).
+    tools_reads_private_data Nullable(UInt32)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key);
@@ -168,7 +188,9 @@ CREATE TABLE IF NOT EXISTS {db}.tools (
     annotations Nullable(String),
     input_schema_hash Nullable(String),
     fingerprint Nullable(String),
-    grade Nullable(String)
+    grade Nullable(String),
+    -- What the tool can do: its capability tags (docs/rules.md, "Tool capabilities").
+    capabilities Array(String)
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(scanned_at)
 ORDER BY (run_id, site_key, position);

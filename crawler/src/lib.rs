@@ -15,6 +15,7 @@
 //! checks it):
 //!
 //! - [`error`], [`rule`]: the crate's errors; the shape of a rule (id, severity, fix).
+//! - [`capability`]: pure tagging of what a tool can do, and the toxic-flow finding.
 //! - [`input`]: domain lists read, normalised, deduplicated and planned into sites.
 //! - [`net`]: resolver, address guard, politeness, HTTP client, content sniffing and the one
 //!   request recorder (compact log and optional transcript).
@@ -32,6 +33,7 @@
 //! - [`cli`]: the command line.
 
 pub mod audit;
+pub mod capability;
 pub mod cli;
 pub mod config;
 pub mod discovery;

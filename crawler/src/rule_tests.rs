@@ -24,8 +24,17 @@ fn reported_rules_are_the_two_the_discovery_audit_names() {
         .filter(|r| r.severity == Severity::Reported)
         .map(|r| r.id)
         .collect();
-    // The discovery audit's two, and our Cache-Control note (not the audit's own).
-    assert_eq!(reported, ["MCP-DISC-002", "MCP-MAN-007", "MCP-CARD-012"]);
+    // The discovery audit's two, our Cache-Control note (not the audit's own) and our
+    // toxic-flow finding over the tools' capability tags.
+    assert_eq!(
+        reported,
+        [
+            "MCP-DISC-002",
+            "MCP-MAN-007",
+            "MCP-CARD-012",
+            "MCP-TOOLS-001"
+        ]
+    );
 }
 
 #[test]
@@ -35,7 +44,8 @@ fn the_deep_probe_rules_are_the_server_and_tool_rows() {
         .filter(|r| r.is_probe_rule())
         .map(|r| r.id)
         .collect();
-    assert_eq!(probe, ["SW-MCP-001", "SW-MCP-011"]);
+    // The deep probe's two, and our server rule over the tools' capability tags.
+    assert_eq!(probe, ["SW-MCP-001", "SW-MCP-011", "MCP-TOOLS-001"]);
     assert!(RULES
         .iter()
         .filter(|r| !r.is_probe_rule())

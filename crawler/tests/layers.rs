@@ -4,9 +4,10 @@
 use std::path::Path;
 
 /// Modules in data-path order, lowest first.
-const LAYERS: [&str; 14] = [
+const LAYERS: [&str; 15] = [
     "error",
     "rule",
+    "capability",
     "input",
     "net",
     "discovery",

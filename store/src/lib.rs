@@ -22,6 +22,7 @@ mod serde_helpers;
 pub mod store;
 #[cfg(test)]
 mod testutil;
+mod tool_capability;
 mod vocab;
 
 pub use bound::bound;
@@ -43,6 +44,7 @@ pub use store::{
     Provenance, ResumePass, RunCounts, RunManifest, RunReader, RunStatus, RunWriter, SegmentReader,
     SegmentWriter, SetReader, Store, StoreSet, WriterOptions, ALL_SHARDS, READABLE_SCHEMA_VERSIONS,
 };
+pub use tool_capability::{ToolCapability, ToolCapabilityCounts, CAPABILITIES_VERSION};
 pub use vocab::{
     ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind, MigrationStatus, ProbeDepth,
     Severity, SurfaceSignal,

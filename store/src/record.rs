@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::first_tools::FirstToolNames;
 pub use crate::readiness::{Readiness, ReadinessCheck, ReadinessEvidence, CHECKS_VERSION};
+use crate::tool_capability::{ToolCapability, ToolCapabilityCounts};
 use crate::vocab::MigrationStatus;
 use crate::vocab::{ChecklistStep, DeprecatedFeature, DiscoverySource, FailureKind};
 use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};
@@ -17,9 +18,10 @@ use crate::vocab::{ProbeDepth, Severity, SurfaceSignal};
 /// failure kinds (`reason_kind`, `requests[].error_kind`); the JSON key `tool_names_seed` is no
 /// longer written (still read). 4: the input line's `rank` and the deep probe's stop note
 /// (`probe_note`), the new document kinds and `surface_signals`. 5: the readiness level's
-/// section (`readiness`) and the first look of a site looked at twice (`first_look`). Stores of
-/// schemas 2, 3 and 4 are read through `store::schema2`, `store::schema3` and `store::schema4`.
-pub const SCHEMA_VERSION: u16 = 5;
+/// section (`readiness`) and the first look of a site looked at twice (`first_look`). 6: the
+/// tools' capability tags (`tools[].capabilities`, `tool_capabilities`, `capabilities_version`).
+/// Stores of schemas 2 to 5 are read through `store::schema2` to `store::schema5`.
+pub const SCHEMA_VERSION: u16 = 6;
 
 record_enum!(
     /// The verdict for one site (the survey's outcomes plus the crawler's own).
@@ -171,6 +173,10 @@ pub struct ToolInfo {
     pub fingerprint: Option<String>,
     /// A–F, when graded.
     pub grade: Option<String>,
+    /// What the tool can do, by the capability table ([`crate::CAPABILITIES_VERSION`]), in
+    /// [`ToolCapability::ALL`]'s order; empty in records of schema 5 and earlier.
+    #[serde(default)]
+    pub capabilities: Vec<ToolCapability>,
 }
 
 /// How the server authenticates, as the deep probe reads it.
@@ -336,6 +342,12 @@ pub struct Record {
     /// at again near the end of the run; the record's verdict is the second look's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_look: Option<FirstLook>,
+    /// The capability table's version that tagged `tools` (absent when no tool was tagged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities_version: Option<String>,
+    /// The kept tools per capability tag (absent when no tool was tagged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_capabilities: Option<ToolCapabilityCounts>,
 }
 
 /// What the first of a site's two looks saw (see [`Record::first_look`]).
@@ -410,11 +422,26 @@ impl Record {
             refused_urls: Vec::new(),
             readiness: None,
             first_look: None,
+            capabilities_version: None,
+            tool_capabilities: None,
         }
     }
 }
 
 impl Record {
+    /// Sets `tool_capabilities` and `capabilities_version` from the kept tools' tags: both
+    /// absent when no tool is kept.
+    pub fn count_tool_capabilities(&mut self, version: &str) {
+        if self.tools.is_empty() {
+            self.tool_capabilities = None;
+            self.capabilities_version = None;
+            return;
+        }
+        let tags = self.tools.iter().map(|t| t.capabilities.as_slice());
+        self.tool_capabilities = Some(ToolCapabilityCounts::of(tags));
+        self.capabilities_version = Some(version.to_owned());
+    }
+
     /// Sets the verdict, its reason and the reason's kind together, so no verdict is written
     /// without its kind.
     pub fn set_verdict(

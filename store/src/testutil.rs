@@ -2,6 +2,7 @@
 
 use crate::record::*;
 use crate::vocab::*;
+use crate::ToolCapability;
 
 /// Record `i` with every field set; enum fields cycle through all their variants as `i` grows.
 pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
@@ -47,7 +48,12 @@ pub(crate) fn full_record(run_id: &str, i: usize) -> Record {
         input_schema_hash: Some("abc123".into()),
         fingerprint: Some("def456".into()),
         grade: Some("B".into()),
+        capabilities: vec![
+            ToolCapability::ReadOnly,
+            ToolCapability::ReadsUntrustedContent,
+        ],
     }];
+    r.count_tool_capabilities(crate::CAPABILITIES_VERSION);
     r.tool_list_fingerprint = Some("0011".into());
     r.probe = Some(pick(ProbeDepth::ALL, i));
     r.probe_note = i

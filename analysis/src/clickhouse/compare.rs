@@ -60,6 +60,7 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
         changed_tool_lists: row.changed_list,
         changed_tool_description_count: row.descriptions_changed_count,
         changed_tool_descriptions: row.descriptions_changed_list,
+        tool_changes: tool_changes_of(c, base, run).await?,
         outcome_transitions: transitions
             .into_iter()
             .map(|t| Transition {
@@ -69,4 +70,37 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
             })
             .collect(),
     })
+}
+
+/// The tool changes: both runs' tools of the sites scanned in both, compared by the same
+/// function as the embedded store's.
+async fn tool_changes_of(
+    c: &Client,
+    base: &str,
+    run: &str,
+) -> Result<crate::tool_changes::ToolChanges, AnalysisError> {
+    use crate::tool_changes::{tool_changes, ServerTools, ToolState, LISTED};
+    use std::collections::BTreeMap;
+    let q = c
+        .query(sql::TOOL_CHANGES)
+        .bind(base)
+        .bind(run)
+        .bind(base)
+        .bind(run);
+    let rows: Vec<super::rows::ToolStateRow> = all(q, "tool_changes").await?;
+    let (mut before, mut now): (BTreeMap<String, ServerTools>, BTreeMap<String, ServerTools>) =
+        (BTreeMap::new(), BTreeMap::new());
+    for row in rows {
+        let side = if row.run_id == base {
+            &mut before
+        } else {
+            &mut now
+        };
+        let state = ToolState {
+            description: row.description,
+            capabilities: row.capabilities,
+        };
+        side.entry(row.origin).or_default().insert(row.name, state);
+    }
+    Ok(tool_changes(&before, &now, LISTED))
 }

@@ -73,6 +73,22 @@ pub struct ReadinessRow {
 }
 
 #[derive(Debug, Row, Deserialize)]
+pub struct CapabilityRow {
+    pub slot: u8,
+    pub tag: String,
+    pub servers: u64,
+    pub servers_once: u64,
+    pub tools: u64,
+    pub tools_once: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct ToxicFlowRow {
+    pub origin: String,
+    pub evidence: String,
+}
+
+#[derive(Debug, Row, Deserialize)]
 pub struct RankSlotRow {
     pub slot: u8,
     pub scanned: u64,
@@ -215,4 +231,18 @@ pub struct TldRow {
     pub scanned: u64,
     pub endpoints: u64,
     pub passing: u64,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct ValueOnlyRow {
+    pub value: String,
+}
+
+#[derive(Debug, Row, Deserialize)]
+pub struct ToolStateRow {
+    pub run_id: String,
+    pub origin: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub capabilities: Vec<String>,
 }

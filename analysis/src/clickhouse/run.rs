@@ -128,6 +128,7 @@ pub async fn run_report(
     }
     rep.set_rank_buckets(&slots);
     rep.readiness = readiness_report(readiness);
+    rep.tool_capabilities = capability_report(c, run_id, settings).await?;
     rep.registry = registry(c, run_id, top_n).await?;
     rep.sites_with_surface = surface_outcomes.values().sum();
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
@@ -355,4 +356,58 @@ fn readiness_report(rows: Vec<ReadinessRow>) -> Option<crate::readiness::Readine
         };
     }
     ReadinessReport::build(&slots)
+}
+
+/// The capability mix from its rows (one per slot and column; a tag this build does not know
+/// is skipped), the first toxic flows and the table versions.
+async fn capability_report(
+    c: &Client,
+    run_id: &str,
+    settings: ReportSettings,
+) -> Result<Option<crate::capabilities::ToolCapabilityReport>, AnalysisError> {
+    use crate::capabilities::{
+        column_of, CapabilitySlots, MixCounts, ToolCapabilityReport, ToxicFlowSite,
+    };
+    let (rows, flows, versions) = tokio::try_join!(
+        all::<CapabilityRow>(
+            c.query(sql::TOOL_CAPABILITIES)
+                .bind(run_id)
+                .bind(settings.platform_min_sites)
+                .bind(run_id)
+                .bind(run_id),
+            "tool_capabilities"
+        ),
+        all::<ToxicFlowRow>(
+            c.query(sql::TOXIC_FLOWS)
+                .bind(run_id)
+                .bind(settings.top_n as u64),
+            "toxic_flows"
+        ),
+        all::<ValueOnlyRow>(
+            c.query(sql::TOOL_CAPABILITY_VERSIONS).bind(run_id),
+            "tool_capability_versions"
+        ),
+    )?;
+    let mut slots = CapabilitySlots::default();
+    for row in rows {
+        let (Some(slot), Some(at)) = (slots.get_mut(usize::from(row.slot)), column_of(&row.tag))
+        else {
+            continue;
+        };
+        slot[at] = MixCounts {
+            servers: row.servers,
+            servers_once: row.servers_once,
+            tools: row.tools,
+            tools_once: row.tools_once,
+        };
+    }
+    let flows = flows
+        .into_iter()
+        .map(|f| ToxicFlowSite {
+            origin: f.origin,
+            evidence: f.evidence,
+        })
+        .collect();
+    let versions = versions.into_iter().map(|v| v.value).collect();
+    Ok(ToolCapabilityReport::build(&slots, versions, flows))
 }

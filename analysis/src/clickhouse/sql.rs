@@ -36,6 +36,10 @@ queries! {
     SURFACE_SIGNALS => "surface_signals.sql",
     SECOND_LOOKS => "second_looks.sql",
     READINESS => "readiness.sql",
+    TOOL_CAPABILITIES => "tool_capabilities.sql",
+    TOOL_CHANGES => "tool_changes.sql",
+    TOXIC_FLOWS => "toxic_flows.sql",
+    TOOL_CAPABILITY_VERSIONS => "tool_capability_versions.sql",
     REGISTRY_CLASSES => "registry_classes.sql",
     REGISTRY_OVERLAP => "registry_overlap.sql",
     /// Analysts' questions (not run by the report).

@@ -162,6 +162,9 @@ pub fn render(report: &Report) -> String {
     if let Some(rep) = &r.readiness {
         readiness(&mut out, rep);
     }
+    if let Some(rep) = &r.tool_capabilities {
+        capabilities(&mut out, rep);
+    }
     section(&mut out, "Adoption");
     let a = &r.adoption;
     let _ = writeln!(
@@ -262,6 +265,31 @@ pub fn render(report: &Report) -> String {
             c.endpoints_unavailable_count,
             c.endpoints_not_scanned_count
         );
+        let t = &c.tool_changes;
+        let _ = writeln!(
+            out,
+            "  tools, over {} servers read in both: {} servers changed, {} tools added, {} \
+             removed, {} descriptions rewritten, {} gained destructive, code or money ({} \
+             servers)",
+            t.servers_compared,
+            t.servers_changed,
+            t.tools_added,
+            t.tools_removed,
+            t.descriptions_changed,
+            t.tools_gained_risk,
+            t.servers_gained_risk
+        );
+        for s in &t.servers {
+            let _ = writeln!(
+                out,
+                "    {}: added [{}] removed [{}] rewritten [{}] gained [{}]",
+                shown(&s.origin),
+                shown(&s.added.join(", ")),
+                shown(&s.removed.join(", ")),
+                shown(&s.descriptions_changed.join(", ")),
+                shown(&s.gained.join("; "))
+            );
+        }
         for t in &c.outcome_transitions {
             let _ = writeln!(
                 out,
@@ -351,5 +379,52 @@ fn readiness(out: &mut String, rep: &crate::readiness::ReadinessReport) {
             "  {:<28} {:>10} {:>10} {:>6.1}% {:>10}",
             c.check, c.checked, c.present.count, c.present.percent, c.naive
         );
+    }
+}
+
+/// The capability mix: servers and tools per tag (every site; platforms once), the toxic flows.
+fn capabilities(out: &mut String, rep: &crate::capabilities::ToolCapabilityReport) {
+    let m = &rep.all;
+    section(
+        out,
+        &format!(
+            "What the open servers' tools can do ({} servers, {} tools; {} and {} counting \
+             each platform once; table {}: servers, share, tools, share)",
+            m.servers,
+            m.tools,
+            m.servers_platforms_once,
+            m.tools_platforms_once,
+            shown(&rep.capabilities_versions.join(", "))
+        ),
+    );
+    for t in &m.tags {
+        let _ = writeln!(
+            out,
+            "  {:<28} {:>10} {:>6.1}% {:>10} {:>6.1}%",
+            t.tag, t.servers.count, t.servers.percent, t.tools.count, t.tools.percent
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>10} {:>6.1}%",
+        "toxic flow", m.toxic_flow.count, m.toxic_flow.percent
+    );
+    for b in &rep.by_rank {
+        let flows = &b.mix.toxic_flow;
+        let _ = writeln!(
+            out,
+            "  {:<12} {:>10} servers, {:>10} tools, {} with a toxic flow",
+            b.bucket, b.mix.servers, b.mix.tools, flows.count
+        );
+        let tags: Vec<String> = b
+            .mix
+            .tags
+            .iter()
+            .map(|t| format!("{} {}", t.tag, t.servers.count))
+            .collect();
+        let _ = writeln!(out, "  {:<12} servers per tag: {}", "", tags.join(", "));
+    }
+    for f in &rep.toxic_flow_servers {
+        let _ = writeln!(out, "    {}: {}", shown(&f.origin), shown(&f.evidence));
     }
 }

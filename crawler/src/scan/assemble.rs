@@ -65,6 +65,7 @@ pub(super) fn assemble(
     if let Some(probe) = &probe {
         probe.apply_to(&mut record, tools_cap);
     }
+    crate::capability::apply_to(&mut record);
     record.readiness = readiness.map(|r| *r);
     let cut_short = ended.is_none();
     let mut transient = session.as_ref().is_some_and(|s| s.transient);

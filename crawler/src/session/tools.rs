@@ -4,6 +4,8 @@ use mcpcensus_store::{FirstToolNames, ToolInfo, FIRST_TOOL_NAMES};
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::capability::tag_tool;
+
 /// The tools of one `tools/list` result.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolList {
@@ -68,6 +70,13 @@ fn tool_info(name: &str, entry: &Value) -> ToolInfo {
         // Fingerprints and grades belong to the analysis stage.
         fingerprint: None,
         grade: None,
+        capabilities: tag_tool(
+            name,
+            entry.get("description").and_then(Value::as_str),
+            entry.get("annotations").filter(|a| a.is_object()),
+            entry.get("inputSchema"),
+        )
+        .list(),
     }
 }
 

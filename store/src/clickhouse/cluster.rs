@@ -7,7 +7,8 @@
 
 use super::client::{with_timeout, Connection};
 use super::schema::{
-    add_missing_columns, split_statements, ADDED_RUNS_COLUMNS, ADDED_SITES_COLUMNS, SCHEMA_SQL,
+    add_missing_columns, split_statements, ADDED_RUNS_COLUMNS, ADDED_SITES_COLUMNS,
+    ADDED_TOOLS_COLUMNS, SCHEMA_SQL,
 };
 use crate::error::StoreError;
 
@@ -146,6 +147,8 @@ pub async fn init_cluster_schema(
     add_missing_columns(conn, "sites", on_cluster, &ADDED_SITES_COLUMNS).await?;
     add_missing_columns(conn, "runs_local", on_cluster, &ADDED_RUNS_COLUMNS).await?;
     add_missing_columns(conn, "runs", on_cluster, &ADDED_RUNS_COLUMNS).await?;
+    add_missing_columns(conn, "tools_local", on_cluster, &ADDED_TOOLS_COLUMNS).await?;
+    add_missing_columns(conn, "tools", on_cluster, &ADDED_TOOLS_COLUMNS).await?;
     tracing::info!(database = %conn.target.database, cluster, "ClickHouse cluster schema ready");
     Ok(())
 }

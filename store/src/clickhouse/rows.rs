@@ -114,6 +114,7 @@ impl SiteRow {
         let (documents_parsed, documents_soft_404) = crate::derived::document_kinds(r);
         let readiness = r.readiness.as_ref();
         let check = |c: ReadinessCheck| readiness.and_then(|x| x.get(c)).map(u8::from);
+        let counts = r.tool_capabilities.as_ref();
         SiteRow {
             run_id: r.run_id.clone(),
             site_key: site_key(r),
@@ -201,6 +202,16 @@ impl SiteRow {
                 .unwrap_or_default(),
             robots_verdict: r.robots.as_ref().map(|x| x.verdict.clone()),
             mcp_get_status: crate::derived::mcp_get_status(r),
+            capabilities_version: r.capabilities_version.clone(),
+            tools_tagged: counts.map(|c| c.tools),
+            tools_read_only: counts.map(|c| c.read_only),
+            tools_writes: counts.map(|c| c.writes),
+            tools_destructive: counts.map(|c| c.destructive),
+            tools_executes_code: counts.map(|c| c.executes_code),
+            tools_moves_money: counts.map(|c| c.moves_money),
+            tools_sends_messages: counts.map(|c| c.sends_messages),
+            tools_reads_untrusted_content: counts.map(|c| c.reads_untrusted_content),
+            tools_reads_private_data: counts.map(|c| c.reads_private_data),
         }
     }
 }
@@ -247,6 +258,7 @@ impl ToolRow {
             input_schema_hash: t.input_schema_hash.clone(),
             fingerprint: t.fingerprint.clone(),
             grade: t.grade.clone(),
+            capabilities: texts(&t.capabilities),
         })
     }
 }

@@ -42,6 +42,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
     }
     add_missing_columns(conn, "sites", None, &ADDED_SITES_COLUMNS).await?;
     add_missing_columns(conn, "runs", None, &ADDED_RUNS_COLUMNS).await?;
+    add_missing_columns(conn, "tools", None, &ADDED_TOOLS_COLUMNS).await?;
     tracing::info!(database = %conn.target.database, "ClickHouse schema ready");
     Ok(())
 }
@@ -50,7 +51,7 @@ pub async fn init_schema(conn: &Connection) -> Result<(), StoreError> {
 /// created before gets them by `ALTER TABLE ... ADD COLUMN` (18.16 has no `IF NOT EXISTS`
 /// there, so `system.columns` is asked first). Rows inserted before hold empty values in them;
 /// reload those runs (`mcpcensus load`) before reporting on them from ClickHouse.
-pub const ADDED_SITES_COLUMNS: [(&str, &str); 38] = [
+pub const ADDED_SITES_COLUMNS: [(&str, &str); 48] = [
     ("documents_parsed", "Array(String)"),
     ("documents_soft_404", "Array(String)"),
     ("server_fingerprint", "String"),
@@ -89,7 +90,20 @@ pub const ADDED_SITES_COLUMNS: [(&str, &str); 38] = [
     ("readiness_ai_bot_rules", "Array(String)"),
     ("robots_verdict", "Nullable(String)"),
     ("mcp_get_status", "Nullable(UInt16)"),
+    ("capabilities_version", "Nullable(String)"),
+    ("tools_tagged", "Nullable(UInt32)"),
+    ("tools_read_only", "Nullable(UInt32)"),
+    ("tools_writes", "Nullable(UInt32)"),
+    ("tools_destructive", "Nullable(UInt32)"),
+    ("tools_executes_code", "Nullable(UInt32)"),
+    ("tools_moves_money", "Nullable(UInt32)"),
+    ("tools_sends_messages", "Nullable(UInt32)"),
+    ("tools_reads_untrusted_content", "Nullable(UInt32)"),
+    ("tools_reads_private_data", "Nullable(UInt32)"),
 ];
+
+/// Columns added to `tools` after its first release, the same way.
+pub const ADDED_TOOLS_COLUMNS: [(&str, &str); 1] = [("capabilities", "Array(String)")];
 
 /// Columns added to `runs` after its first release, the same way.
 pub const ADDED_RUNS_COLUMNS: [(&str, &str); 4] = [

@@ -114,6 +114,16 @@ pub const SITES: Table = Table {
         ("readiness_ai_bot_rules", List),
         ("robots_verdict", OptStr),
         ("mcp_get_status", OptUInt),
+        ("capabilities_version", OptStr),
+        ("tools_tagged", OptUInt),
+        ("tools_read_only", OptUInt),
+        ("tools_writes", OptUInt),
+        ("tools_destructive", OptUInt),
+        ("tools_executes_code", OptUInt),
+        ("tools_moves_money", OptUInt),
+        ("tools_sends_messages", OptUInt),
+        ("tools_reads_untrusted_content", OptUInt),
+        ("tools_reads_private_data", OptUInt),
     ],
 };
 
@@ -132,6 +142,7 @@ pub const TOOLS: Table = Table {
         ("input_schema_hash", OptStr),
         ("fingerprint", OptStr),
         ("grade", OptStr),
+        ("capabilities", List),
     ],
 };
 

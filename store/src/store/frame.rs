@@ -69,6 +69,8 @@ pub(crate) fn decode_version(version: u16, payload: &AlignedVec) -> Result<Recor
         super::schema3::decode(payload)
     } else if version == super::schema4::VERSION {
         super::schema4::decode(payload)
+    } else if version == super::schema5::VERSION {
+        super::schema5::decode(payload)
     } else {
         decode(payload)
     }

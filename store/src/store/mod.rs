@@ -11,8 +11,10 @@ mod root;
 mod schema2;
 mod schema3;
 mod schema4;
+mod schema5;
 mod segment;
 mod set;
+mod tool_v5;
 mod writer;
 
 #[cfg(test)]

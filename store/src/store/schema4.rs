@@ -8,6 +8,7 @@ use rkyv::rancor;
 use rkyv::util::AlignedVec;
 use rkyv::{Archive, Deserialize};
 
+use super::tool_v5::{self, ToolInfoV5};
 use crate::first_tools::FirstToolNames;
 use crate::record::*;
 use crate::vocab::*;
@@ -49,7 +50,7 @@ pub(crate) struct RecordV4 {
     tool_count: Option<u32>,
     tool_names: Vec<String>,
     tool_names_first_25: FirstToolNames,
-    tools: Vec<ToolInfo>,
+    tools: Vec<ToolInfoV5>,
     tool_list_fingerprint: Option<String>,
     probe: Option<ProbeDepth>,
     probe_note: Option<String>,
@@ -106,7 +107,7 @@ impl From<RecordV4> for Record {
             tool_count: r.tool_count,
             tool_names: r.tool_names,
             tool_names_first_25: r.tool_names_first_25,
-            tools: r.tools,
+            tools: tool_v5::now(r.tools),
             tool_list_fingerprint: r.tool_list_fingerprint,
             probe: r.probe,
             probe_note: r.probe_note,
@@ -126,6 +127,8 @@ impl From<RecordV4> for Record {
             refused_urls: r.refused_urls,
             readiness: None,
             first_look: None,
+            capabilities_version: None,
+            tool_capabilities: None,
         }
     }
 }
@@ -164,7 +167,7 @@ pub(crate) fn encode(r: &Record) -> AlignedVec {
         tool_count: r.tool_count,
         tool_names: r.tool_names,
         tool_names_first_25: r.tool_names_first_25,
-        tools: r.tools,
+        tools: tool_v5::then(r.tools),
         tool_list_fingerprint: r.tool_list_fingerprint,
         probe: r.probe,
         probe_note: r.probe_note,

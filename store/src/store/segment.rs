@@ -25,12 +25,13 @@ pub(crate) fn segment_header_of(version: u16) -> [u8; SEGMENT_HEADER_LEN] {
     out
 }
 
-/// The schema versions this build reads: its own, and schemas 2, 3 and 4 through `schema2`,
-/// `schema3` and `schema4`.
-pub const READABLE_SCHEMA_VERSIONS: [u16; 4] = [
+/// The schema versions this build reads: its own, and schemas 2 to 5 through `schema2` to
+/// `schema5`.
+pub const READABLE_SCHEMA_VERSIONS: [u16; 5] = [
     super::schema2::VERSION,
     super::schema3::VERSION,
     super::schema4::VERSION,
+    super::schema5::VERSION,
     SCHEMA_VERSION,
 ];
 

@@ -113,7 +113,7 @@ fn schema_1_run(store: &Store) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
     assert_eq!(
         crate::READABLE_SCHEMA_VERSIONS,
-        [2, 3, 4, 5],
+        [2, 3, 4, 5, 6],
         "this test pins the step from schema 1"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +124,7 @@ fn a_schema_1_segment_is_refused_by_name_and_left_byte_for_byte() {
         Err(
             e @ crate::StoreError::SchemaVersion {
                 found: 1,
-                expected: 5,
+                expected: 6,
                 ..
             },
         ) => {
@@ -191,7 +191,7 @@ fn old_run(
 
 /// What a schema 2 record reads back as: the same, its kinds absent.
 fn without_kinds(r: &Record) -> Record {
-    let mut r = r.clone();
+    let mut r = without_capabilities(r.clone());
     r.schema_version = 2;
     r.readiness = None;
     r.first_look = None;
@@ -273,7 +273,7 @@ fn a_schema_3_run_reads_without_rank_or_probe_note_and_resumes_into_schema_4() {
         .any(|r| r.rank.is_some() && r.probe_note.is_some()));
     let first = old_run(&store, &old, 3, schema3::encode);
     let as_written = |r: &Record| {
-        let mut r = r.clone();
+        let mut r = without_capabilities(r.clone());
         r.schema_version = 3;
         r.readiness = None;
         r.first_look = None;
@@ -322,7 +322,7 @@ fn a_schema_4_run_reads_without_readiness_or_first_look_and_resumes_into_schema_
     assert!(old.iter().any(|r| r.first_look.is_some()));
     let first = old_run(&store, &old, 4, schema4::encode);
     let as_written = |r: &Record| {
-        let mut r = r.clone();
+        let mut r = without_capabilities(r.clone());
         r.schema_version = 4;
         r.readiness = None;
         r.first_look = None;
@@ -346,6 +346,43 @@ fn a_schema_4_run_reads_without_readiness_or_first_look_and_resumes_into_schema_
         .filter(|r| r.outcome != Outcome::NotStarted)
         .map(as_written)
         .collect();
+    want.push(new);
+    assert_eq!(read, want);
+}
+
+/// A record as schemas 5 and earlier hold it: no capability tags or counts.
+fn without_capabilities(mut r: Record) -> Record {
+    for tool in &mut r.tools {
+        tool.capabilities.clear();
+    }
+    r.capabilities_version = None;
+    r.tool_capabilities = None;
+    r
+}
+
+#[test]
+fn a_schema_5_run_reads_without_capability_tags_and_resumes_into_schema_6() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let old: Vec<Record> = (0..4).map(|i| record(i, Outcome::Pass)).collect();
+    assert!(old.iter().all(|r| r.tool_capabilities.is_some()));
+    let first = old_run(&store, &old, 5, schema5::encode);
+    let as_written = |r: &Record| {
+        let mut r = without_capabilities(r.clone());
+        r.schema_version = 5;
+        r
+    };
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(read, old.iter().map(as_written).collect::<Vec<_>>());
+
+    let (mut writer, pass) = store.resume_run_keeping(RUN, |_| true).unwrap();
+    assert_eq!((pass.kept, pass.dropped, pass.undecodable), (4, 0, 0));
+    let new = record(4, Outcome::Pass);
+    writer.append(&new).unwrap();
+    writer.finish().unwrap();
+    assert_eq!(SegmentReader::open(&first).unwrap().schema_version(), 5);
+    let read: Vec<Record> = store.read_run(RUN).unwrap().map(|r| r.unwrap()).collect();
+    let mut want: Vec<Record> = old.iter().map(as_written).collect();
     want.push(new);
     assert_eq!(read, want);
 }

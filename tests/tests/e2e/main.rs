@@ -4,6 +4,7 @@
 // Test helpers fail the test by panicking, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
+mod capabilities;
 mod chdb;
 mod check;
 mod child;

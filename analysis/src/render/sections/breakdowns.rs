@@ -135,6 +135,7 @@ pub fn section(r: &RunReport, layout: Layout) -> Section {
         tables.push(ranks(r));
     }
     tables.extend(super::readiness::tables(r, every));
+    tables.extend(super::capabilities::tables(r, every));
     tables.extend(platforms(r));
     tables.push(ranked(
         "top-domains",

@@ -2,6 +2,7 @@
 //! HTML and Markdown renderings both draw from this, so they say the same as the JSON.
 
 mod breakdowns;
+mod capabilities;
 mod methods;
 mod readiness;
 mod registry;

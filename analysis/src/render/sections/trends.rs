@@ -255,6 +255,50 @@ fn comparison(c: &Comparison) -> Vec<Table> {
             c.changed_tool_description_count,
             &c.changed_tool_descriptions,
         ),
+        tool_changes(&c.tool_changes),
         transitions,
     ]
+}
+
+/// The servers whose tools changed: added, removed, rewritten, and tools that gained a
+/// destructive, code or money tag.
+fn tool_changes(t: &crate::tool_changes::ToolChanges) -> Table {
+    let mut table = Table::new(
+        "compare-tool-changes",
+        "Servers whose tools changed",
+        &[
+            "Origin",
+            "Added",
+            "Removed",
+            "Descriptions changed",
+            "Gained destructive, code or money",
+        ],
+    )
+    .note(format!(
+        "Over the {} servers whose tools both runs read: {} changed; {} tools added, {} \
+         removed, {} descriptions rewritten, {} tools (on {} servers) that gained \
+         destructive, executes_code or moves_money. The first {} by origin.",
+        t.servers_compared,
+        t.servers_changed,
+        t.tools_added,
+        t.tools_removed,
+        t.descriptions_changed,
+        t.tools_gained_risk,
+        t.servers_gained_risk,
+        t.servers.len()
+    ));
+    table.rows = t
+        .servers
+        .iter()
+        .map(|s| {
+            vec![
+                Cell::text(&s.origin),
+                Cell::text(s.added.join(", ")),
+                Cell::text(s.removed.join(", ")),
+                Cell::text(s.descriptions_changed.join(", ")),
+                Cell::text(s.gained.join("; ")),
+            ]
+        })
+        .collect();
+    table
 }
