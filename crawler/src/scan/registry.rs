@@ -13,11 +13,12 @@ use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 use super::registry_source::RegistrySource;
+use super::remote_pick::{Picked, RemotePick};
 use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::{Exchange, LocalResource};
-use crate::probe::{self, RegistryError, Resolved};
+use crate::net::LocalResource;
+use crate::probe::{self, RegistryError, Remote, Resolved};
 
 /// Why a registry name gave no scan.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,9 +26,9 @@ pub enum RegistryScanError {
     #[error(transparent)]
     Lookup(#[from] RegistryError),
     #[error("the registry entry's remote {0} is not a usable address")]
-    NotUsable(Url),
+    NotUsable(String),
     #[error("the registry entry's remote {0} is refused: {1}; not requested")]
-    Refused(Url, &'static str),
+    Refused(String, &'static str),
 }
 
 impl RegistryScanError {
@@ -45,7 +46,7 @@ impl RegistryScanError {
 /// resource that ran out in the lookup or the scan.
 #[derive(Debug)]
 pub struct RegistryScan {
-    pub result: Result<(Record, Vec<Exchange>), RegistryScanError>,
+    pub result: Result<Picked, RegistryScanError>,
     pub local: Option<LocalResource>,
 }
 
@@ -92,7 +93,8 @@ impl SiteScanner {
         }
     }
 
-    /// Scans a name's entry as resolved: a stdio record, or its remote as given.
+    /// Scans a name's entry as resolved: a stdio record, or its remotes as given, each in
+    /// turn until one is live (`remote_pick.rs`); the record is the remote's that decided.
     async fn scan_resolved(
         &self,
         job: &SiteJob,
@@ -101,18 +103,45 @@ impl SiteScanner {
         run_id: &str,
         opts: ScanOptions,
         local: &mut Option<LocalResource>,
-    ) -> Result<(Record, Vec<Exchange>), RegistryScanError> {
-        let endpoint = match resolved {
+    ) -> Result<Picked, RegistryScanError> {
+        let remotes = match resolved {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
                 r.input.clone_from(&job.input);
                 r.input_line = job.input_line;
-                return Ok((r, Vec::new()));
+                return Ok(Picked::alone(r));
             }
-            Resolved::Remote(url) => url,
+            Resolved::Remotes(remotes) => remotes,
         };
+        let mut pick = RemotePick::new(remotes.len());
+        for (i, remote) in remotes.iter().enumerate() {
+            let scanned = match remote.to_url() {
+                None if remote.is_template() => {
+                    Ok(Picked::alone(template_record(job, run_id, remote)))
+                }
+                None => Err(RegistryScanError::NotUsable(remote.url.clone())),
+                Some(url) => {
+                    Box::pin(self.scan_remote(job, url, run_id, opts.clone(), local)).await
+                }
+            };
+            if pick.offer(i, remote, scanned) {
+                break;
+            }
+        }
+        pick.finish()
+    }
+
+    /// Scans one remote URL as given (no discovery).
+    async fn scan_remote(
+        &self,
+        job: &SiteJob,
+        endpoint: Url,
+        run_id: &str,
+        opts: ScanOptions,
+        local: &mut Option<LocalResource>,
+    ) -> Result<Picked, RegistryScanError> {
         if let Err(rule) = probe::server_urls::registry_remote_rule(&endpoint) {
-            return Err(RegistryScanError::Refused(endpoint, rule));
+            return Err(RegistryScanError::Refused(endpoint.to_string(), rule));
         }
         let mut planner = Planner::new(Shard::ALL, self.shared_exclusions());
         let planned = planner.plan(RawLine::Text(&endpoint.origin().ascii_serialization()));
@@ -120,12 +149,12 @@ impl SiteScanner {
             planned,
             Planned::Skip | Planned::Invalid { .. } | Planned::Registry { .. }
         ) {
-            return Err(RegistryScanError::NotUsable(endpoint));
+            return Err(RegistryScanError::NotUsable(endpoint.to_string()));
         }
         Ok(
             match Work::from_planned(planned, &job.input, job.input_line, run_id) {
-                None => return Err(RegistryScanError::NotUsable(endpoint)),
-                Some(Work::Done(record)) => (*record, Vec::new()),
+                None => return Err(RegistryScanError::NotUsable(endpoint.to_string())),
+                Some(Work::Done(record)) => Picked::alone(*record),
                 Some(Work::Scan(site)) => {
                     let opts = ScanOptions {
                         endpoint: Some(endpoint),
@@ -133,11 +162,30 @@ impl SiteScanner {
                     };
                     let scanned = self.scan_site(&site, run_id, opts).await;
                     *local = scanned.local;
-                    (scanned.record, scanned.transcript)
+                    Picked {
+                        record: scanned.record,
+                        transcript: scanned.transcript,
+                        transient: scanned.transient,
+                        held: scanned.held,
+                    }
                 }
             },
         )
     }
+}
+
+/// The record of a remote whose URL is a template: nothing requested.
+fn template_record(job: &SiteJob, run_id: &str, remote: &Remote) -> Record {
+    let reason = format!(
+        "the registry entry's remote {} holds unexpanded {{...}} placeholders: a template, \
+         not requested",
+        remote.url
+    );
+    let mut r = job
+        .record(run_id, Outcome::NotMeasured, reason)
+        .with_kind(FailureKind::Template);
+    r.endpoint = Some(remote.url.clone());
+    r
 }
 
 /// The crawl's scanner: sites as [`SiteScanner`] scans them, registry names looked up at
@@ -173,24 +221,29 @@ impl CrawlScanner {
                 .scan_resolved(job, name, resolved, run_id, opts, &mut local),
         )
         .await;
-        let scan = RegistryScan { result, local };
-        let record = match scan.result {
-            Ok((record, _)) => record,
-            Err(e) => job
-                .record(
-                    run_id,
-                    Outcome::NotMeasured,
-                    format!("registry lookup failed: {e}"),
-                )
-                .with_kind(e.failure_kind()),
-        };
-        Scanned {
-            record,
-            local: scan.local,
-            transcript: Vec::new(),
-            held: None,
+        match result {
+            Ok(picked) => Scanned {
+                record: picked.record,
+                local,
+                transcript: Vec::new(),
+                held: picked.held,
+                // A remote's failure that may pass gets its second look, as a site's does.
+                transient: picked.transient,
+            },
             // The registry's own failure: its lookup is not the listed server's verdict.
-            transient: false,
+            Err(e) => Scanned {
+                record: job
+                    .record(
+                        run_id,
+                        Outcome::NotMeasured,
+                        format!("registry lookup failed: {e}"),
+                    )
+                    .with_kind(e.failure_kind()),
+                local,
+                transcript: Vec::new(),
+                held: None,
+                transient: false,
+            },
         }
     }
 }
