@@ -18,6 +18,7 @@ mod resolve;
 mod robots;
 mod scanner;
 mod settings;
+mod shared_probe;
 mod site;
 #[cfg(test)]
 mod tests;
@@ -32,3 +33,4 @@ pub use registry_source::RegistrySource;
 pub use robots::{ROBOTS_CAP, ROBOTS_TIMEOUT};
 pub use scanner::SiteScanner;
 pub use settings::{ScanOptions, ScanSettings};
+pub use shared_probe::SharedProbes;

@@ -1,14 +1,16 @@
 //! Registry names (`check NAME --registry URL`, `registry:NAME` crawl input): the name is
-//! looked up in the official MCP registry and its entry's first remote scanned as given (no
-//! discovery); an entry with only a repository is a stdio server, recorded as not probeable
-//! with no request made to it. A crawl looks the names up again on every run, as the weekly
+//! looked up in the official MCP registry and its entry's remotes scanned as given (no
+//! discovery), streamable HTTP first, then legacy SSE, until one is live (`remote_pick.rs`); a
+//! template URL is recorded without a request; in a crawl, each endpoint URL is probed once
+//! for every entry naming it (`shared_probe.rs`). An entry with only a repository is a stdio
+//! server, recorded as not probeable with no request made to it. A crawl looks the names up again on every run, as the weekly
 //! re-probe of registry servers does; its intake makes the lookup (or lists the whole
 //! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
 //! remote's own scan. Every lookup waits at most the site deadline.
 
 use std::sync::Arc;
 
-use mcpcensus_store::{FailureKind, Outcome, Record};
+use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
@@ -16,6 +18,7 @@ use super::registry_source::RegistrySource;
 use super::remote_pick::{Picked, RemotePick};
 use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
+use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::LocalResource;
 use crate::probe::{self, RegistryError, Remote, Resolved};
@@ -51,7 +54,7 @@ pub struct RegistryScan {
 }
 
 impl SiteScanner {
-    /// Looks `job`'s registry name up at `registry` and scans the entry's first remote
+    /// Looks `job`'s registry name up at `registry` and scans the entry's remotes
     /// (`keep`: with the transcript). The opt-out list applies to the remote's origin.
     pub async fn scan_registry(
         &self,
@@ -155,22 +158,71 @@ impl SiteScanner {
             match Work::from_planned(planned, &job.input, job.input_line, run_id) {
                 None => return Err(RegistryScanError::NotUsable(endpoint.to_string())),
                 Some(Work::Done(record)) => Picked::alone(*record),
-                Some(Work::Scan(site)) => {
-                    let opts = ScanOptions {
-                        endpoint: Some(endpoint),
-                        ..opts
-                    };
-                    let scanned = self.scan_site(&site, run_id, opts).await;
-                    *local = scanned.local;
-                    Picked {
-                        record: scanned.record,
-                        transcript: scanned.transcript,
-                        transient: scanned.transient,
-                        held: scanned.held,
+                Some(Work::Scan(site)) => match opts.shared.clone() {
+                    None => self.scan_given(&site, endpoint, run_id, opts, local).await,
+                    Some(shared) => {
+                        let key =
+                            endpoint_key(endpoint.as_str()).unwrap_or_else(|| endpoint.to_string());
+                        let cell = shared.cell(key, job.second_look);
+                        let mut mine = None;
+                        let slot = &mut mine;
+                        let site = &site;
+                        let probed = cell
+                            .get_or_try_init(move || async move {
+                                let p = self.scan_given(site, endpoint, run_id, opts, local).await;
+                                let shared = Shared {
+                                    record: p.record.clone(),
+                                    transient: p.transient,
+                                };
+                                // A held scan requested nothing: not the URL's probe.
+                                let held = p.held.is_some();
+                                *slot = Some(p);
+                                if held {
+                                    Err(())
+                                } else {
+                                    Ok(shared)
+                                }
+                            })
+                            .await;
+                        match (mine, probed) {
+                            (Some(p), _) => p,
+                            (None, Ok(s)) => Picked {
+                                record: copy_for(s, &job.input, job.input_line),
+                                transcript: Vec::new(),
+                                transient: s.transient,
+                                held: None,
+                            },
+                            // Only the scan that held fails the cell, and it is `mine`.
+                            (None, Err(())) => unreachable!("a failed cell is the caller's own"),
+                        }
                     }
-                }
+                },
             },
         )
+    }
+
+    /// Scans one usable remote URL: the survey's session and, when asked or needed, the
+    /// probers' reading.
+    async fn scan_given(
+        &self,
+        site: &SiteJob,
+        endpoint: Url,
+        run_id: &str,
+        opts: ScanOptions,
+        local: &mut Option<LocalResource>,
+    ) -> Picked {
+        let opts = ScanOptions {
+            endpoint: Some(endpoint),
+            ..opts
+        };
+        let scanned = self.scan_site(site, run_id, opts).await;
+        *local = scanned.local;
+        Picked {
+            record: scanned.record,
+            transcript: scanned.transcript,
+            transient: scanned.transient,
+            held: scanned.held,
+        }
     }
 }
 
@@ -193,6 +245,8 @@ fn template_record(job: &SiteJob, run_id: &str, remote: &Remote) -> Record {
 pub struct CrawlScanner {
     pub sites: SiteScanner,
     pub registry: Option<String>,
+    /// One probe per endpoint URL for the whole crawl.
+    pub shared: Arc<SharedProbes>,
 }
 
 impl CrawlScanner {
@@ -212,6 +266,7 @@ impl CrawlScanner {
         let mut local = None;
         let opts = ScanOptions {
             seat: Some(seat),
+            shared: Some(self.shared.clone()),
             ..ScanOptions::default()
         };
         // Boxed: a registry job's scan is larger than a site's, and inline every site's job
