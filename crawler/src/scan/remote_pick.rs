@@ -38,7 +38,8 @@ fn class_of(record: &mut Record) -> Option<RegistryClass> {
     if registry_server(record).is_some() {
         return registry_class(record);
     }
-    let input = std::mem::replace(&mut record.input, format!("registry:{}", record.input));
+    let prefixed = format!("registry:{}", record.input);
+    let input = std::mem::replace(&mut record.input, prefixed);
     let class = registry_class(record);
     record.input = input;
     class
