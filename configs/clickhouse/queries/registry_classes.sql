@@ -11,7 +11,7 @@ SELECT
     class,
     if(isNull(endpoint), '', if(class = 'template', e, url_key)) AS key,
     toUInt8(match(record_json,
-        '"purpose":"(probe:)?notifications/initialized","status":400[,}]')) AS initialized_400,
+        '"purpose":"(probe:){0,1}notifications/initialized","status":400[,}]')) AS initialized_400,
     toUInt8(class = 'http_not_mcp' AND kind = 'redirect') AS signin_redirect
 FROM (
     SELECT endpoint, kind, record_json,
