@@ -18,15 +18,18 @@ pub struct Shared {
     pub transient: bool,
 }
 
+/// One URL's probe at one look, once made.
+type Cell = Arc<OnceCell<Shared>>;
+
 /// The probes of a crawl, by endpoint key and look (false: the first look).
 #[derive(Debug, Default)]
 pub struct SharedProbes {
-    cells: Mutex<HashMap<(String, bool), Arc<OnceCell<Shared>>>>,
+    cells: Mutex<HashMap<(String, bool), Cell>>,
 }
 
 impl SharedProbes {
     /// The cell of `key`'s probe at this look.
-    pub fn cell(&self, key: String, second_look: bool) -> Arc<OnceCell<Shared>> {
+    pub fn cell(&self, key: String, second_look: bool) -> Cell {
         let mut cells = self.cells.lock().unwrap_or_else(PoisonError::into_inner);
         cells.entry((key, second_look)).or_default().clone()
     }
