@@ -11,6 +11,7 @@ mod methods;
 #[cfg(test)]
 mod methods_tests;
 pub mod model;
+mod model_registry;
 pub mod readiness;
 mod registry;
 pub mod render;
@@ -28,6 +29,7 @@ pub use methods::{
     OUTCOME_MAPPING, VERDICT_SETTINGS,
 };
 pub use model::*;
+pub use model_registry::{FanOut, RegistryClasses, RegistryReport};
 
 use mcpcensus_store::{Record, RunManifest, StoreSet};
 

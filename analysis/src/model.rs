@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use mcpcensus_store::FailureKind;
+
+pub use crate::model_registry::RegistryReport;
 use serde::{Deserialize, Serialize};
 
 /// A count and its share of a base, in percent.
@@ -285,72 +287,6 @@ impl SecondLookCounts {
             });
         }
         out
-    }
-}
-
-/// The registry section: listed servers by class (`mcpcensus_store::RegistryClass`), and the
-/// overlap of their endpoints with the endpoints discovery found on the web, compared by
-/// `mcpcensus_store::endpoint_key`. Each list holds the first origins (sorted) behind its
-/// count, as many as the report's other lists.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RegistryReport {
-    /// Records of registry servers (invalid names left out).
-    pub listed: u64,
-    pub live: u64,
-    pub auth_gated: u64,
-    pub http_not_mcp: u64,
-    pub dead: u64,
-    pub not_probeable: u64,
-    /// Distinct endpoints found on the web and listed.
-    pub web_and_registry: u64,
-    /// Distinct endpoints found on the web, not listed.
-    pub web_only: u64,
-    /// Distinct endpoints listed, not found on the web.
-    pub registry_only: u64,
-    pub web_and_registry_origins: Vec<String>,
-    pub web_only_origins: Vec<String>,
-    pub registry_only_origins: Vec<String>,
-}
-
-impl RegistryReport {
-    pub fn is_empty(&self) -> bool {
-        self.listed == 0
-    }
-
-    /// The count of one class.
-    pub fn class_count(&mut self, class: mcpcensus_store::RegistryClass) -> &mut u64 {
-        use mcpcensus_store::RegistryClass as C;
-        match class {
-            C::Live => &mut self.live,
-            C::AuthGated => &mut self.auth_gated,
-            C::HttpNotMcp => &mut self.http_not_mcp,
-            C::Dead => &mut self.dead,
-            C::NotProbeable => &mut self.not_probeable,
-        }
-    }
-
-    /// The rows of the section, for every format: (key, count).
-    pub fn rows(&self) -> [(&'static str, u64); 9] {
-        [
-            ("listed", self.listed),
-            ("live", self.live),
-            ("auth_gated", self.auth_gated),
-            ("http_not_mcp", self.http_not_mcp),
-            ("dead", self.dead),
-            ("not_probeable", self.not_probeable),
-            ("web_and_registry", self.web_and_registry),
-            ("web_only", self.web_only),
-            ("registry_only", self.registry_only),
-        ]
-    }
-
-    /// The origin lists behind the overlap counts: (key, origins).
-    pub fn origin_lists(&self) -> [(&'static str, &[String]); 3] {
-        [
-            ("web_and_registry", &self.web_and_registry_origins),
-            ("web_only", &self.web_only_origins),
-            ("registry_only", &self.registry_only_origins),
-        ]
     }
 }
 

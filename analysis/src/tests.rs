@@ -730,18 +730,31 @@ fn the_registry_section_classifies_listed_servers_and_counts_every_overlap() {
         listed("registry:bad name", Outcome::InvalidInput, None),
     ];
     let r = report(records).registry;
+    let classes = |c: &crate::RegistryClasses| c.rows();
     assert_eq!(
-        r.rows(),
+        classes(&r.by_entry),
         [
-            ("listed", 6),
             ("live", 1),
             ("auth_gated", 1),
             ("http_not_mcp", 1),
             ("dead", 1),
+            ("no_verdict", 0),
+            ("template", 0),
             ("not_probeable", 1),
+        ]
+    );
+    // One entry a URL here; the stdio entry names none.
+    let mut by_url = r.by_entry.clone();
+    by_url.not_probeable = 0;
+    assert_eq!(r.by_url, by_url);
+    assert_eq!(r.listed, 6);
+    assert_eq!((r.urls, r.shared_urls), (4, 0));
+    assert_eq!(
+        r.overlap(),
+        [
             ("web_and_registry", 1),
             ("web_only", 1),
-            ("registry_only", 3),
+            ("registry_only", 3)
         ]
     );
     assert_eq!(r.web_and_registry_origins, ["https://s1.test"]);
@@ -762,7 +775,8 @@ fn the_registry_section_classifies_listed_servers_and_counts_every_overlap() {
     attach_methods(&mut full, &[]);
     let json = serde_json::to_value(&full).unwrap();
     assert_eq!(json["run"]["registry"]["listed"], 1);
-    assert_eq!(json["run"]["registry"]["live"], 1);
+    assert_eq!(json["run"]["registry"]["by_entry"]["live"], 1);
+    assert_eq!(json["run"]["registry"]["by_url"]["live"], 1);
     assert!(render::text::render(&full).contains("registry_only"));
     assert!(render::markdown::render(&full).contains("Registry endpoints beside the web"));
     let sheets = render::csv::sheets(&full);
@@ -772,4 +786,55 @@ fn the_registry_section_classifies_listed_servers_and_counts_every_overlap() {
         .unwrap()
         .get("registry")
         .is_none());
+}
+
+#[test]
+fn registry_urls_count_once_with_the_best_class_any_entry_got() {
+    use mcpcensus_store::FailureKind;
+    let mut records: Vec<Record> = (0..3)
+        .map(|i| {
+            listed(
+                &format!("x/live{i}"),
+                Outcome::Pass,
+                Some("https://Hub.test/mcp/"),
+            )
+        })
+        .collect();
+    // A spelling variant of the same URL, dead on its own look: the URL is live.
+    let mut dead = listed(
+        "x/dead",
+        Outcome::Unreachable,
+        Some("https://hub.test:443/mcp"),
+    );
+    dead.reason_kind = Some(FailureKind::Connect);
+    records.push(dead);
+    let mut template = listed(
+        "x/t",
+        Outcome::NotMeasured,
+        Some("https://h.test:{PORT}/mcp"),
+    );
+    template.reason_kind = Some(FailureKind::Template);
+    records.push(template.clone());
+    template.input = "registry:x/t2".into();
+    records.push(template);
+    let mut signin = listed("x/s", Outcome::NotMeasured, Some("https://s.test/mcp"));
+    signin.reason_kind = Some(FailureKind::Redirect);
+    records.push(signin);
+    let r = report(records).registry;
+    assert_eq!((r.listed, r.urls, r.shared_urls), (7, 3, 2));
+    assert_eq!((r.by_entry.live, r.by_entry.dead), (3, 1));
+    assert_eq!((r.by_url.live, r.by_url.dead), (1, 0));
+    assert_eq!(
+        (r.by_entry.template, r.by_url.template, r.templates),
+        (2, 1, 2)
+    );
+    assert_eq!((r.by_entry.http_not_mcp, r.signin_redirect), (1, 1));
+    assert_eq!(r.by_url.total(), r.urls);
+    assert_eq!(r.fan_outs.len(), 2);
+    assert_eq!(
+        (r.fan_outs[0].url.as_str(), r.fan_outs[0].entries),
+        ("https://hub.test/mcp", 4)
+    );
+    // Templates are no endpoints the web could share.
+    assert_eq!(r.registry_only, 2);
 }

@@ -142,55 +142,6 @@ pub fn request_error_kinds(r: &Record) -> Vec<String> {
     kinds.iter().map(|k| k.as_str().to_owned()).collect()
 }
 
-/// A registry server's state in the vocabulary of the independent MCP probers (MCP Vitals,
-/// AliveMCP), read from the record's typed fields. The SQL report computes the same in
-/// `configs/clickhouse/queries/registry.sql`; the two must change together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RegistryClass {
-    /// The endpoint answered an anonymous MCP handshake.
-    Live,
-    /// 401 or 403 (with or without OAuth metadata), or a redirect away from the endpoint (a
-    /// sign-in wall).
-    AuthGated,
-    /// Answered HTTP, but not MCP.
-    HttpNotMcp,
-    /// No answer: the host does not resolve, no connection, no TLS, no answer in time.
-    Dead,
-    /// Nothing to probe: a stdio server (a repository, no remote), or a remote that may not
-    /// be requested (not https, a refused address).
-    NotProbeable,
-}
-
-impl RegistryClass {
-    pub const ALL: [RegistryClass; 5] = [
-        RegistryClass::Live,
-        RegistryClass::AuthGated,
-        RegistryClass::HttpNotMcp,
-        RegistryClass::Dead,
-        RegistryClass::NotProbeable,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RegistryClass::Live => "live",
-            RegistryClass::AuthGated => "auth_gated",
-            RegistryClass::HttpNotMcp => "http_not_mcp",
-            RegistryClass::Dead => "dead",
-            RegistryClass::NotProbeable => "not_probeable",
-        }
-    }
-}
-
-/// The registry name of a record made for one (input `registry:NAME`, not invalid input):
-/// a server the registry lists. `None` for a site of the web.
-pub fn registry_server(r: &Record) -> Option<&str> {
-    let prefix = r.input.get(..9)?;
-    if !prefix.eq_ignore_ascii_case("registry:") || r.outcome == Outcome::InvalidInput {
-        return None;
-    }
-    Some(&r.input[9..])
-}
-
 /// The status `/mcp`'s plain GET was answered with (the last one logged, after any redirect
 /// it followed); `None` when it was not asked or got no answer.
 pub fn mcp_get_status(r: &Record) -> Option<u16> {
@@ -234,49 +185,6 @@ pub fn robots_kept_out(r: &Record) -> Option<&'static str> {
         .is_some_and(|x| x.verdict == "disallow_all");
     let kind = r.reason_kind?;
     (closed || kind == crate::FailureKind::Robots).then(|| kind.as_str())
-}
-
-/// The class of a registry server's record; `None` for a site of the web and for a server
-/// not measured for reasons of its own run (opted out, not started, the lookup failed).
-pub fn registry_class(r: &Record) -> Option<RegistryClass> {
-    use crate::FailureKind as K;
-    use crate::{MigrationStatus, Transport};
-    registry_server(r)?;
-    if r.transport == Some(Transport::Stdio)
-        || r.migration_status == Some(MigrationStatus::NotProbeable)
-    {
-        return Some(RegistryClass::NotProbeable);
-    }
-    let kind = r.reason_kind;
-    let refused = matches!(
-        kind,
-        Some(K::NoEndpoint | K::Refused | K::InvalidUrl | K::Guard | K::Robots | K::OptedOut)
-    );
-    if r.endpoint.is_none() {
-        // No remote reached the scan: refused by the rules, or the lookup itself failed.
-        return refused.then_some(RegistryClass::NotProbeable);
-    }
-    if !scanned(r.outcome) {
-        return None;
-    }
-    let gated = r
-        .requests
-        .iter()
-        .any(|q| matches!(q.status, Some(401 | 403)));
-    Some(match (r.outcome, kind) {
-        (Outcome::Pass, _) => RegistryClass::Live,
-        _ if gated => RegistryClass::AuthGated,
-        (_, Some(K::Redirect)) => RegistryClass::AuthGated,
-        (Outcome::Partial, _) | (_, Some(K::NewerRevisionOnly)) => RegistryClass::Live,
-        (Outcome::Unreachable, _)
-        | (_, Some(K::Dns | K::Connect | K::Tls | K::Timeout | K::Deadline | K::Reset)) => {
-            RegistryClass::Dead
-        }
-        _ if refused => RegistryClass::NotProbeable,
-        (Outcome::Fail | Outcome::OutOfScope, _)
-        | (_, Some(K::Answer | K::BodyCap | K::Protocol)) => RegistryClass::HttpNotMcp,
-        _ => return None,
-    })
 }
 
 /// An endpoint URL as the registry overlap compares them: scheme and host lowercase, the
@@ -377,70 +285,8 @@ mod endpoint_site_tests {
 }
 
 #[cfg(test)]
-mod registry_tests {
+mod endpoint_key_tests {
     use super::*;
-    use crate::{FailureKind, RequestLog, Transport};
-
-    fn listed(outcome: Outcome, kind: Option<FailureKind>) -> Record {
-        let mut r = Record::new("run", 0, "registry:com.example/s", 1, outcome, "");
-        r.endpoint = Some("https://s.test/mcp".into());
-        r.reason_kind = kind;
-        r
-    }
-
-    #[test]
-    fn registry_servers_are_classified_from_typed_fields_only() {
-        use RegistryClass as C;
-        let class = |outcome, kind| registry_class(&listed(outcome, kind));
-        assert_eq!(class(Outcome::Pass, None), Some(C::Live));
-        // Initialize answered, no tools: live; a 401 challenge: gated.
-        assert_eq!(class(Outcome::Partial, None), Some(C::Live));
-        let mut challenged = listed(Outcome::Partial, None);
-        challenged.requests = vec![RequestLog {
-            status: Some(401),
-            ..RequestLog::default()
-        }];
-        assert_eq!(registry_class(&challenged), Some(C::AuthGated));
-        let sign_in = Some(FailureKind::Redirect);
-        assert_eq!(class(Outcome::NotMeasured, sign_in), Some(C::AuthGated));
-        assert_eq!(
-            class(Outcome::Fail, Some(FailureKind::Answer)),
-            Some(C::HttpNotMcp)
-        );
-        assert_eq!(
-            class(Outcome::NotMeasured, Some(FailureKind::Answer)),
-            Some(C::HttpNotMcp)
-        );
-        for kind in [FailureKind::Dns, FailureKind::Connect, FailureKind::Tls] {
-            assert_eq!(class(Outcome::Unreachable, Some(kind)), Some(C::Dead));
-        }
-        assert_eq!(
-            class(Outcome::NotMeasured, Some(FailureKind::Timeout)),
-            Some(C::Dead)
-        );
-        let newer = Some(FailureKind::NewerRevisionOnly);
-        assert_eq!(class(Outcome::NotMeasured, newer), Some(C::Live));
-        assert_eq!(
-            class(Outcome::NotStarted, None),
-            None,
-            "not measured in this run"
-        );
-        let mut stdio = listed(Outcome::NotMeasured, Some(FailureKind::NoEndpoint));
-        stdio.endpoint = None;
-        stdio.transport = Some(Transport::Stdio);
-        assert_eq!(registry_class(&stdio), Some(C::NotProbeable));
-        // A lookup that failed says nothing of the server.
-        let mut lookup = listed(Outcome::NotMeasured, Some(FailureKind::Connect));
-        lookup.endpoint = None;
-        assert_eq!(registry_class(&lookup), None);
-        // A site of the web, and an invalid registry line, are no registry servers.
-        let mut web = listed(Outcome::Pass, None);
-        web.input = "s.test".into();
-        assert_eq!(registry_class(&web), None);
-        let mut bad = listed(Outcome::InvalidInput, Some(FailureKind::Input));
-        bad.input = "registry:no-slash".into();
-        assert_eq!(registry_server(&bad), None);
-    }
 
     #[test]
     fn endpoint_keys_ignore_case_default_ports_and_trailing_slashes() {

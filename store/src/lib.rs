@@ -18,6 +18,7 @@ mod readiness;
 pub mod record;
 #[cfg(test)]
 mod record_tests;
+mod registry;
 mod serde_helpers;
 pub mod store;
 #[cfg(test)]
@@ -28,8 +29,7 @@ mod vocab;
 pub use bound::bound;
 pub use derived::{
     document_kinds, endpoint_key, endpoint_site, mcp_get_status, not_now_reading, origin_move,
-    registry_class, registry_server, request_error_kinds, robots_kept_out, scanned,
-    server_fingerprint, OriginMove, RegistryClass,
+    request_error_kinds, robots_kept_out, scanned, server_fingerprint, OriginMove,
 };
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
@@ -37,6 +37,9 @@ pub use first_tools::{
     FirstToolNames, DEPRECATED_FIRST_TOOL_NAMES_KEY, FIRST_TOOL_NAMES, FIRST_TOOL_NAMES_KEY,
 };
 pub use record::*;
+pub use registry::{
+    initialized_400, registry_class, registry_server, signin_redirect, RegistryClass,
+};
 pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};
 pub use store::{

@@ -164,5 +164,8 @@ record_enum!(
         ServerError => "server_error",
         /// The server answered 429 (too many requests) there: "not now" as well.
         RateLimited => "rate_limited",
+        /// A registry entry's remote URL holds unexpanded `{...}` placeholders (`{PORT}`,
+        /// `{HOST}`): a template the client fills in, never requested.
+        Template => "template",
     }
 );

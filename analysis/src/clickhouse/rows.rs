@@ -29,7 +29,9 @@ pub struct OutcomeRow {
 #[derive(Debug, Row, Deserialize)]
 pub struct RegistryClassRow {
     pub class: String,
-    pub servers: u64,
+    pub key: String,
+    pub initialized_400: u8,
+    pub signin_redirect: u8,
 }
 
 #[derive(Debug, Row, Deserialize)]

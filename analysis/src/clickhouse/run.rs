@@ -159,13 +159,14 @@ pub async fn run_report(
     Ok(rep)
 }
 
-/// The registry section: classes counted by the server, then the overlap when the run has
-/// registry servers.
+/// The registry section: each entry classed by the server and counted here as the embedded
+/// report counts it (by entry and by URL), then the overlap the server computes.
 async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport, AnalysisError> {
+    use crate::registry::{EntryRow, RegistryAcc};
     use mcpcensus_store::RegistryClass;
     // Both always run (the overlap's cost is one scan of the run's endpoints), so every
     // query the report has is run, and compared across server versions, on any run.
-    let (classes, overlap) = tokio::try_join!(
+    let (entries, overlap) = tokio::try_join!(
         all::<RegistryClassRow>(
             c.query(sql::REGISTRY_CLASSES).bind(run_id),
             "registry_classes",
@@ -175,17 +176,29 @@ async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport
             "registry_overlap",
         ),
     )?;
-    let mut rep = RegistryReport {
-        listed: classes.iter().map(|r| r.servers).sum(),
-        ..RegistryReport::default()
-    };
+    let mut acc = RegistryAcc::default();
+    for row in entries {
+        acc.add_entry(EntryRow {
+            class: RegistryClass::ALL
+                .iter()
+                .copied()
+                .find(|k| k.as_str() == row.class),
+            key: Some(row.key).filter(|k| !k.is_empty()),
+            initialized_400: row.initialized_400 != 0,
+            signin_redirect: row.signin_redirect != 0,
+        });
+    }
+    let mut rep = acc.finish(usize::try_from(top_n).unwrap_or(usize::MAX));
     if rep.is_empty() {
         return Ok(rep);
     }
-    for row in classes {
-        if let Some(class) = RegistryClass::ALL.iter().find(|k| k.as_str() == row.class) {
-            *rep.class_count(*class) += row.servers;
-        }
+    for (count, origins) in [
+        (&mut rep.web_and_registry, &mut rep.web_and_registry_origins),
+        (&mut rep.web_only, &mut rep.web_only_origins),
+        (&mut rep.registry_only, &mut rep.registry_only_origins),
+    ] {
+        *count = 0;
+        origins.clear();
     }
     for row in overlap {
         let (count, origins) = match row.set.as_str() {

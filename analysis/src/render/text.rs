@@ -102,13 +102,21 @@ pub fn render(report: &Report) -> String {
     }
     if !r.registry.is_empty() {
         section(&mut out, "The MCP registry beside the web");
-        let lists = r.registry.origin_lists();
-        for (key, n) in r.registry.rows() {
+        let reg = &r.registry;
+        let _ = writeln!(out, "  {:<28} {:>10} {:>10}", "state", "entries", "urls");
+        for ((key, n), (_, urls)) in reg.by_entry.rows().into_iter().zip(reg.by_url.rows()) {
+            let _ = writeln!(out, "  {key:<28} {n:>10} {urls:>10}");
+        }
+        for (key, n) in reg.totals() {
             let _ = writeln!(out, "  {key:<28} {n:>10}");
-            if let Some((_, origins)) = lists.iter().find(|(k, _)| *k == key) {
-                for o in origins.iter() {
-                    let _ = writeln!(out, "    {}", shown(o));
-                }
+        }
+        for f in &reg.fan_outs {
+            let _ = writeln!(out, "    {:>6} entries  {}", f.entries, shown(&f.url));
+        }
+        for ((key, n), (_, origins)) in reg.overlap().into_iter().zip(reg.origin_lists()) {
+            let _ = writeln!(out, "  {key:<28} {n:>10}");
+            for o in origins.iter() {
+                let _ = writeln!(out, "    {}", shown(o));
             }
         }
     }

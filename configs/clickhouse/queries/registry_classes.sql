@@ -1,29 +1,47 @@
--- The registry servers of a run (input `registry:NAME`, invalid names left out) by the
--- probers' classes: the same rules as `registry_class` in store/src/derived.rs, which must
--- change with this file; '' is a server with no class (not measured for reasons of the run).
--- A 401 or 403 is found in the record's own JSON (our serialization: a key `"status"` with
+-- The registry entries of a run (input `registry:NAME`, invalid names left out), one row each:
+-- its class in the probers' vocabulary, the endpoint URL it names as `endpoint_key` compares
+-- them (a template by its text), and the two facts counted apart. The same rules as
+-- `registry_class`, `initialized_400` and `signin_redirect` in store/src/registry.rs, which
+-- must change with this file; '' is an entry with no class (not measured for reasons of the
+-- run), '' a key when it names no endpoint. The report counts entries and URLs from these rows
+-- as the embedded report does (analysis/src/registry.rs). A 401 or 403, and a 400 to the
+-- notification, are found in the record's own JSON (our serialization: a key `"status"` with
 -- unescaped quotes is never text a server wrote), as JSON functions need a newer server.
-SELECT class, count() AS servers
+SELECT
+    class,
+    if(isNull(endpoint), '', if(class = 'template', e, url_key)) AS key,
+    toUInt8(match(record_json,
+        '"purpose":"(probe:){0,1}notifications/initialized","status":400[,}]')) AS initialized_400,
+    toUInt8(class = 'http_not_mcp' AND kind = 'redirect') AS signin_redirect
 FROM (
-    SELECT multiIf(
-        ifNull(transport, '') = 'stdio' OR ifNull(migration_status, '') = 'not_probeable', 'not_probeable',
-        isNull(endpoint) AND kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out'), 'not_probeable',
-        isNull(endpoint), '',
-        outcome IN ('invalid_input', 'excluded', 'planned', 'not_started'), '',
-        outcome = 'pass', 'live',
-        match(record_json, '"status":40[13][,}]'), 'auth_gated',
-        kind = 'redirect', 'auth_gated',
-        outcome = 'partial' OR kind = 'newer_revision_only', 'live',
-        outcome = 'unreachable' OR kind IN ('dns', 'connect', 'tls', 'timeout', 'deadline', 'reset'), 'dead',
-        kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out'), 'not_probeable',
-        outcome IN ('fail', 'out_of_scope') OR kind IN ('answer', 'body_cap', 'protocol'), 'http_not_mcp',
-        '') AS class
+    SELECT endpoint, kind, record_json,
+        ifNull(endpoint, '') AS e,
+        lower(protocol(e)) AS scheme,
+        extract(extract(e, '^[^:/]+://([^/#\\x3F]*)'), ':([0-9]+)$') AS port,
+        concat(scheme, '://', lower(domain(e)),
+            if(port = '' OR (scheme = 'https' AND port = '443') OR (scheme = 'http' AND port = '80'),
+               '', concat(':', port)),
+            replaceRegexpOne(path(e), '/+$', '')) AS url_key,
+        multiIf(
+            kind = 'template', 'template',
+            isNull(endpoint) AND (ifNull(transport, '') = 'stdio' OR kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out')), 'not_probeable',
+            isNull(endpoint), '',
+            outcome IN ('invalid_input', 'excluded', 'planned', 'not_started'), '',
+            outcome = 'pass' OR ifNull(auth_kind, '') = 'none', 'live',
+            match(record_json, '"status":40[13][,}]'), 'auth_gated',
+            outcome = 'partial' OR kind = 'newer_revision_only', 'live',
+            kind = 'redirect', 'http_not_mcp',
+            outcome = 'unreachable' OR kind IN ('dns', 'connect', 'tls', 'timeout', 'deadline', 'reset'), 'dead',
+            kind = 'server_error' AND ifNull(first_look_reason_kind, '') = 'server_error', 'dead',
+            kind IN ('server_error', 'rate_limited'), 'no_verdict',
+            kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out'), 'not_probeable',
+            outcome IN ('fail', 'out_of_scope') OR kind IN ('answer', 'body_cap', 'protocol'), 'http_not_mcp',
+            '') AS class
     FROM (
-        SELECT transport, migration_status, endpoint, outcome, record_json,
+        SELECT endpoint, transport, outcome, record_json, auth_kind, first_look_reason_kind,
             ifNull(reason_kind, '') AS kind
         FROM sites FINAL
         WHERE run_id = ? AND lower(substring(input, 1, 9)) = 'registry:' AND outcome != 'invalid_input'
     )
 )
-GROUP BY class
-ORDER BY class
+ORDER BY key, class

@@ -2,7 +2,8 @@
 -- as `endpoint_key` (store/src/derived.rs) does: scheme and host lowercase, the scheme's
 -- default port dropped, the path without trailing slashes, no query or fragment. Per set
 -- (`web_and_registry`, `web_only`, `registry_only`): distinct endpoints, and the first
--- origins behind them (sorted, at most the first parameter; the run is the second).
+-- origins behind them (sorted, at most the first parameter; the run is the second). A template
+-- (a URL with unexpanded placeholders, never requested) is no endpoint of either.
 SELECT
     multiIf(in_registry AND on_web, 'web_and_registry', on_web, 'web_only', 'registry_only') AS set,
     count() AS endpoints,
@@ -21,6 +22,7 @@ FROM (
             concat(origin, replaceRegexpOne(path(e), '/+$', '')) AS key
         FROM sites FINAL
         WHERE run_id = ? AND isNotNull(endpoint) AND domain(assumeNotNull(endpoint)) != ''
+            AND ifNull(reason_kind, '') != 'template'
     )
     GROUP BY key
 )

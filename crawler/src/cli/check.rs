@@ -88,8 +88,8 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
     )
 }
 
-/// `check NAME --registry URL`: the entry's first remote is checked as given (no discovery),
-/// as a crawl does a `registry:NAME` line.
+/// `check NAME --registry URL`: the entry's remotes are checked as given (no discovery), as a
+/// crawl does a `registry:NAME` line.
 async fn check_registry_name(
     args: &CheckArgs,
     config: &crate::config::Config,
@@ -102,5 +102,6 @@ async fn check_registry_name(
     let scan = scanner
         .scan_registry(&job, name, registry, CHECK_RUN_ID, true)
         .await;
-    Ok(scan.result?)
+    let picked = scan.result?;
+    Ok((picked.record, picked.transcript))
 }

@@ -6,7 +6,7 @@
 //! server rules (SW-MCP-001, SW-MCP-011), the tool description grades and the fingerprints
 //! then read the tool list. Only `sequence.rs` (the requests in order), `transport.rs`,
 //! `legacy_sse.rs`, `metadata.rs` and the registry lookups (`registry.rs`, `registry_list.rs`)
-//! do I/O; the rest is pure, so `mcpcensus grade FILE` runs the same rules and grades on a
+//! do I/O; the rest is pure (`remotes.rs` reads an entry's declared remotes), so `mcpcensus grade FILE` runs the same rules and grades on a
 //! pasted list.
 
 mod auth;
@@ -21,6 +21,7 @@ mod paste;
 mod record;
 mod registry;
 mod registry_list;
+mod remotes;
 mod rules;
 mod sequence;
 pub(crate) mod server_urls;
@@ -43,7 +44,7 @@ pub use grades::{grade_tool, grade_tools, Criterion, GradedTool, ToolGrades, LET
 pub use paste::{grade_pasted, pasted_entries, PasteError, PastedReport};
 pub use registry::{
     resolve, resolve_entry, resolve_in, search_url, search_url_at, servers_url, stdio_record,
-    RegistryError, Resolved,
+    RegistryError, Remote, RemoteKind, Resolved,
 };
 pub use registry_list::{list_url, read_page, Listed, Listing, ListingError, Page, MAX_PAGES};
 pub use rules::{

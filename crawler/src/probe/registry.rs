@@ -1,8 +1,8 @@
 //! Official MCP registry names (`com.example/server`): a GET of
 //! `<registry>/v0.1/servers?search=<name>` (the current API), or of `/v0/servers` when that
-//! path is not found (older registries), then the deep probe's rule: "takes the first remote of
-//! the entry whose name matches exactly, and uses its repository when the entry has no remote",
-//! taking the entry the registry marks `isLatest` when it lists several versions of the name.
+//! path is not found (older registries), then the entry whose name matches exactly (the one the
+//! registry marks `isLatest` when it lists several versions of the name): its remotes, every
+//! one of them (the deep probe took only the first; the probers try each), else its repository.
 //! A repository without an endpoint is a stdio server: Not probeable.
 
 use http::header::ACCEPT;
@@ -12,6 +12,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::facts::MigrationStatus;
+pub use super::remotes::{Remote, RemoteKind};
 use crate::net::json::parse_json;
 use crate::net::{FetchRequest, SiteClient};
 
@@ -23,8 +24,8 @@ pub const REGISTRY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 /// What a registry name resolves to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolved {
-    /// The entry's first remote.
-    Remote(Url),
+    /// The entry's remotes, streamable HTTP first, then legacy SSE (never empty).
+    Remotes(Vec<Remote>),
     /// No remote: the entry's repository (a stdio server).
     Stdio(String),
 }
@@ -134,17 +135,11 @@ pub fn resolve_in(doc: &Value, name: &str) -> Result<Resolved, RegistryError> {
     resolve_entry(entry_of(item).0, name)
 }
 
-/// An entry's first remote, else its repository (a stdio server).
+/// An entry's remotes (`remotes.rs`), else its repository (a stdio server).
 pub fn resolve_entry(entry: &Value, name: &str) -> Result<Resolved, RegistryError> {
-    let remote = entry
-        .get("remotes")
-        .and_then(Value::as_array)
-        .and_then(|remotes| remotes.first())
-        .and_then(|r| r.get("url"))
-        .and_then(Value::as_str)
-        .and_then(|u| Url::parse(u).ok());
-    if let Some(url) = remote {
-        return Ok(Resolved::Remote(url));
+    let remotes = super::remotes::remotes_of(entry);
+    if !remotes.is_empty() {
+        return Ok(Resolved::Remotes(remotes));
     }
     entry
         .get("repository")

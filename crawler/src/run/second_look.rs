@@ -106,9 +106,11 @@ impl SecondLooks {
         if !transient || !matches!(record.outcome, Outcome::NotMeasured | Outcome::Unreachable) {
             return Next::Write(record);
         }
+        let mut site = site.clone();
+        site.second_look = true;
         s.pending.push_back(Pending {
             due: Instant::now() + self.delay,
-            site: site.clone(),
+            site,
             first: record,
         });
         Next::Waits

@@ -239,6 +239,7 @@ fn site(name: &str, line: u64) -> SiteJob {
         input_line: line,
         registry: None,
         listed: None,
+        second_look: false,
     }
 }
 

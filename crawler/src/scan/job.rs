@@ -21,6 +21,9 @@ pub struct SiteJob {
     /// The name's entry as the registry gave it (looked up at intake, or listed by
     /// `registry:*`): the scan then makes no lookup of its own. Boxed: held jobs stay small.
     pub listed: Option<Box<Resolved>>,
+    /// The crawl's second look at the site (a registry entry then shares the second probe of
+    /// its URL, not the first's).
+    pub second_look: bool,
 }
 
 impl SiteJob {
@@ -57,6 +60,7 @@ impl SiteJob {
             input_line,
             registry: Some(name.to_owned()),
             listed: None,
+            second_look: false,
         }
     }
 
@@ -93,6 +97,7 @@ impl Work {
             input_line,
             registry: None,
             listed: None,
+            second_look: false,
         };
         Some(match planned {
             Planned::Skip => return None,

@@ -137,7 +137,13 @@ impl Context<'_> {
             let card = fetch_endpoint_card(site, measured, &endpoint, via, found, cap);
             found.endpoint_card = Box::pin(card).await;
         }
-        if self.settings.probe == Probe::Deep {
+        // A registry remote the survey could not list gets the probers' reading (prober.rs).
+        let prober = opts.endpoint.is_some()
+            && out
+                .session
+                .as_deref()
+                .is_some_and(|s| super::prober::wants_reading(s, site.requests()));
+        if self.settings.probe == Probe::Deep || prober {
             out.probe = Some(Box::new(self.deep_probe(site, &endpoint, out).await));
         }
         Ok(())

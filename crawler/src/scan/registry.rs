@@ -1,23 +1,27 @@
 //! Registry names (`check NAME --registry URL`, `registry:NAME` crawl input): the name is
-//! looked up in the official MCP registry and its entry's first remote scanned as given (no
-//! discovery); an entry with only a repository is a stdio server, recorded as not probeable
-//! with no request made to it. A crawl looks the names up again on every run, as the weekly
+//! looked up in the official MCP registry and its entry's remotes scanned as given (no
+//! discovery), streamable HTTP first, then legacy SSE, until one is live (`remote_pick.rs`); a
+//! template URL is recorded without a request; in a crawl, each endpoint URL is probed once
+//! for every entry naming it (`shared_probe.rs`). An entry with only a repository is a stdio
+//! server, recorded as not probeable with no request made to it. A crawl looks the names up again on every run, as the weekly
 //! re-probe of registry servers does; its intake makes the lookup (or lists the whole
 //! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
 //! remote's own scan. Every lookup waits at most the site deadline.
 
 use std::sync::Arc;
 
-use mcpcensus_store::{FailureKind, Outcome, Record};
+use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 use super::registry_source::RegistrySource;
+use super::remote_pick::{Picked, RemotePick};
 use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
+use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::{Exchange, LocalResource};
-use crate::probe::{self, RegistryError, Resolved};
+use crate::net::LocalResource;
+use crate::probe::{self, RegistryError, Remote, Resolved};
 
 /// Why a registry name gave no scan.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,9 +29,9 @@ pub enum RegistryScanError {
     #[error(transparent)]
     Lookup(#[from] RegistryError),
     #[error("the registry entry's remote {0} is not a usable address")]
-    NotUsable(Url),
+    NotUsable(String),
     #[error("the registry entry's remote {0} is refused: {1}; not requested")]
-    Refused(Url, &'static str),
+    Refused(String, &'static str),
 }
 
 impl RegistryScanError {
@@ -45,12 +49,12 @@ impl RegistryScanError {
 /// resource that ran out in the lookup or the scan.
 #[derive(Debug)]
 pub struct RegistryScan {
-    pub result: Result<(Record, Vec<Exchange>), RegistryScanError>,
+    pub result: Result<Picked, RegistryScanError>,
     pub local: Option<LocalResource>,
 }
 
 impl SiteScanner {
-    /// Looks `job`'s registry name up at `registry` and scans the entry's first remote
+    /// Looks `job`'s registry name up at `registry` and scans the entry's remotes
     /// (`keep`: with the transcript). The opt-out list applies to the remote's origin.
     pub async fn scan_registry(
         &self,
@@ -92,7 +96,8 @@ impl SiteScanner {
         }
     }
 
-    /// Scans a name's entry as resolved: a stdio record, or its remote as given.
+    /// Scans a name's entry as resolved: a stdio record, or its remotes as given, each in
+    /// turn until one is live (`remote_pick.rs`); the record is the remote's that decided.
     async fn scan_resolved(
         &self,
         job: &SiteJob,
@@ -101,18 +106,45 @@ impl SiteScanner {
         run_id: &str,
         opts: ScanOptions,
         local: &mut Option<LocalResource>,
-    ) -> Result<(Record, Vec<Exchange>), RegistryScanError> {
-        let endpoint = match resolved {
+    ) -> Result<Picked, RegistryScanError> {
+        let remotes = match resolved {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
                 r.input.clone_from(&job.input);
                 r.input_line = job.input_line;
-                return Ok((r, Vec::new()));
+                return Ok(Picked::alone(r));
             }
-            Resolved::Remote(url) => url,
+            Resolved::Remotes(remotes) => remotes,
         };
+        let mut pick = RemotePick::new(remotes.len());
+        for (i, remote) in remotes.iter().enumerate() {
+            let scanned = match remote.to_url() {
+                None if remote.is_template() => {
+                    Ok(Picked::alone(template_record(job, run_id, remote)))
+                }
+                None => Err(RegistryScanError::NotUsable(remote.url.clone())),
+                Some(url) => {
+                    Box::pin(self.scan_remote(job, url, run_id, opts.clone(), local)).await
+                }
+            };
+            if pick.offer(i, remote, scanned) {
+                break;
+            }
+        }
+        pick.finish()
+    }
+
+    /// Scans one remote URL as given (no discovery).
+    async fn scan_remote(
+        &self,
+        job: &SiteJob,
+        endpoint: Url,
+        run_id: &str,
+        opts: ScanOptions,
+        local: &mut Option<LocalResource>,
+    ) -> Result<Picked, RegistryScanError> {
         if let Err(rule) = probe::server_urls::registry_remote_rule(&endpoint) {
-            return Err(RegistryScanError::Refused(endpoint, rule));
+            return Err(RegistryScanError::Refused(endpoint.to_string(), rule));
         }
         let mut planner = Planner::new(Shard::ALL, self.shared_exclusions());
         let planned = planner.plan(RawLine::Text(&endpoint.origin().ascii_serialization()));
@@ -120,24 +152,92 @@ impl SiteScanner {
             planned,
             Planned::Skip | Planned::Invalid { .. } | Planned::Registry { .. }
         ) {
-            return Err(RegistryScanError::NotUsable(endpoint));
+            return Err(RegistryScanError::NotUsable(endpoint.to_string()));
         }
         Ok(
             match Work::from_planned(planned, &job.input, job.input_line, run_id) {
-                None => return Err(RegistryScanError::NotUsable(endpoint)),
-                Some(Work::Done(record)) => (*record, Vec::new()),
-                Some(Work::Scan(site)) => {
-                    let opts = ScanOptions {
-                        endpoint: Some(endpoint),
-                        ..opts
-                    };
-                    let scanned = self.scan_site(&site, run_id, opts).await;
-                    *local = scanned.local;
-                    (scanned.record, scanned.transcript)
-                }
+                None => return Err(RegistryScanError::NotUsable(endpoint.to_string())),
+                Some(Work::Done(record)) => Picked::alone(*record),
+                Some(Work::Scan(site)) => match opts.shared.clone() {
+                    None => self.scan_given(&site, endpoint, run_id, opts, local).await,
+                    Some(shared) => {
+                        let key =
+                            endpoint_key(endpoint.as_str()).unwrap_or_else(|| endpoint.to_string());
+                        let cell = shared.cell(key, job.second_look);
+                        let mut mine = None;
+                        let slot = &mut mine;
+                        let site = &site;
+                        let probed = cell
+                            .get_or_try_init(move || async move {
+                                let p = self.scan_given(site, endpoint, run_id, opts, local).await;
+                                let shared = Shared {
+                                    record: p.record.clone(),
+                                    transient: p.transient,
+                                };
+                                // A held scan requested nothing: not the URL's probe.
+                                let held = p.held.is_some();
+                                *slot = Some(p);
+                                if held {
+                                    Err(())
+                                } else {
+                                    Ok(shared)
+                                }
+                            })
+                            .await;
+                        match (mine, probed) {
+                            (Some(p), _) => p,
+                            (None, Ok(s)) => Picked {
+                                record: copy_for(s, &job.input, job.input_line),
+                                transcript: Vec::new(),
+                                transient: s.transient,
+                                held: None,
+                            },
+                            // Only the scan that held fails the cell, and it is `mine`.
+                            (None, Err(())) => unreachable!("a failed cell is the caller's own"),
+                        }
+                    }
+                },
             },
         )
     }
+
+    /// Scans one usable remote URL: the survey's session and, when asked or needed, the
+    /// probers' reading.
+    async fn scan_given(
+        &self,
+        site: &SiteJob,
+        endpoint: Url,
+        run_id: &str,
+        opts: ScanOptions,
+        local: &mut Option<LocalResource>,
+    ) -> Picked {
+        let opts = ScanOptions {
+            endpoint: Some(endpoint),
+            ..opts
+        };
+        let scanned = self.scan_site(site, run_id, opts).await;
+        *local = scanned.local;
+        Picked {
+            record: scanned.record,
+            transcript: scanned.transcript,
+            transient: scanned.transient,
+            held: scanned.held,
+        }
+    }
+}
+
+/// The record of a remote whose URL is a template: nothing requested.
+fn template_record(job: &SiteJob, run_id: &str, remote: &Remote) -> Record {
+    let reason = format!(
+        "the registry entry's remote {} holds unexpanded {{...}} placeholders: a template, \
+         not requested",
+        remote.url
+    );
+    let mut r = job
+        .record(run_id, Outcome::NotMeasured, reason)
+        .with_kind(FailureKind::Template);
+    r.endpoint = Some(remote.url.clone());
+    r
 }
 
 /// The crawl's scanner: sites as [`SiteScanner`] scans them, registry names looked up at
@@ -145,6 +245,8 @@ impl SiteScanner {
 pub struct CrawlScanner {
     pub sites: SiteScanner,
     pub registry: Option<String>,
+    /// One probe per endpoint URL for the whole crawl.
+    pub shared: Arc<SharedProbes>,
 }
 
 impl CrawlScanner {
@@ -164,6 +266,7 @@ impl CrawlScanner {
         let mut local = None;
         let opts = ScanOptions {
             seat: Some(seat),
+            shared: Some(self.shared.clone()),
             ..ScanOptions::default()
         };
         // Boxed: a registry job's scan is larger than a site's, and inline every site's job
@@ -173,24 +276,29 @@ impl CrawlScanner {
                 .scan_resolved(job, name, resolved, run_id, opts, &mut local),
         )
         .await;
-        let scan = RegistryScan { result, local };
-        let record = match scan.result {
-            Ok((record, _)) => record,
-            Err(e) => job
-                .record(
-                    run_id,
-                    Outcome::NotMeasured,
-                    format!("registry lookup failed: {e}"),
-                )
-                .with_kind(e.failure_kind()),
-        };
-        Scanned {
-            record,
-            local: scan.local,
-            transcript: Vec::new(),
-            held: None,
+        match result {
+            Ok(picked) => Scanned {
+                record: picked.record,
+                local,
+                transcript: Vec::new(),
+                held: picked.held,
+                // A remote's failure that may pass gets its second look, as a site's does.
+                transient: picked.transient,
+            },
             // The registry's own failure: its lookup is not the listed server's verdict.
-            transient: false,
+            Err(e) => Scanned {
+                record: job
+                    .record(
+                        run_id,
+                        Outcome::NotMeasured,
+                        format!("registry lookup failed: {e}"),
+                    )
+                    .with_kind(e.failure_kind()),
+                local,
+                transcript: Vec::new(),
+                held: None,
+                transient: false,
+            },
         }
     }
 }

@@ -32,4 +32,7 @@ pub struct ScanOptions {
     /// The crawl's place among the sites scanned at once: given up while the scan waits its
     /// turn on a shared address.
     pub seat: Option<Arc<dyn Seat>>,
+    /// A crawl's probes by endpoint URL: a registry remote another entry named is probed
+    /// once (`shared_probe.rs`); `None` probes every remote (`check`).
+    pub shared: Option<Arc<super::SharedProbes>>,
 }

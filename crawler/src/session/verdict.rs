@@ -265,11 +265,16 @@ fn judge_answer(
         return not_measured(status_words(status));
     }
     // The server asked to come back later, or failed for now.
+    // Typed as "not now" (docs/rules.md), the same kinds as `/mcp`'s GET.
     if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-        return match not_measured(status_words(status)) {
-            Judged::Decided(d) => Judged::Decided(d.transient()),
-            proceed => proceed,
+        let kind = if status.is_server_error() {
+            FailureKind::ServerError
+        } else {
+            FailureKind::RateLimited
         };
+        let reason = format!("{name} answered {}: not measured", status_words(status));
+        let decision = Decision::failed(Outcome::NotMeasured, kind, reason, false);
+        return Judged::Decided(decision.transient());
     }
     if status.is_success() {
         if step == Step::Initialized {

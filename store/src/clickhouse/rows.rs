@@ -13,7 +13,7 @@ use crate::store::RunManifest;
 /// (invalid input) the input line. A registry server's record is keyed by its name: its
 /// remote may be on an origin the web's list also holds, and both records are kept.
 pub fn site_key(record: &Record) -> String {
-    if let Some(name) = crate::derived::registry_server(record) {
+    if let Some(name) = crate::registry_server(record) {
         return format!("registry:{name}");
     }
     match &record.origin {

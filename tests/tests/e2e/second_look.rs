@@ -79,7 +79,7 @@ async fn a_server_down_at_the_first_look_is_looked_at_again_and_the_second_look_
     assert_eq!(r.outcome, Outcome::Pass, "{}", r.outcome_reason);
     let first = r.first_look.as_ref().expect("the first look is kept");
     assert_eq!(first.outcome, Outcome::NotMeasured);
-    assert_eq!(first.reason_kind, Some(FailureKind::Answer));
+    assert_eq!(first.reason_kind, Some(FailureKind::ServerError));
     assert!(
         first.requests.iter().any(|q| q.status == Some(503)),
         "the first look's requests are kept: {:?}",

@@ -65,6 +65,7 @@ pub async fn crawl_with(
         let scanner = CrawlScanner {
             sites,
             registry: args.registry.clone(),
+            shared: Arc::default(),
         };
         (Some(Arc::new(scanner)), Some(net))
     };

@@ -1,11 +1,20 @@
-//! Registry names: the exact entry, its first remote, else its repository.
+//! Registry names: the exact entry, its remotes, else its repository.
 
 use serde_json::json;
 
-use crate::probe::{resolve_in, search_url, search_url_at, RegistryError, Resolved};
+use crate::probe::{
+    resolve_in, search_url, search_url_at, RegistryError, Remote, RemoteKind, Resolved,
+};
+
+fn streamable(u: &str) -> Remote {
+    Remote {
+        url: u.into(),
+        kind: RemoteKind::StreamableHttp,
+    }
+}
 
 #[test]
-fn the_exact_name_gives_its_first_remote_else_its_repository() {
+fn the_exact_name_gives_its_remotes_else_its_repository() {
     let doc = json!({"servers": [
         {"server": {"name": "com.example/a-beta", "remotes": [{"url": "https://beta.test/mcp"}]}},
         {"server": {"name": "com.example/a", "remotes": [
@@ -16,10 +25,17 @@ fn the_exact_name_gives_its_first_remote_else_its_repository() {
             "repository": {"url": "https://github.com/example/stdio"}}},
         {"server": {"name": "com.example/nothing"}},
     ]});
-    let remote = |u: &str| Ok(Resolved::Remote(url::Url::parse(u).unwrap()));
+    let remote = |u: &str| Ok(Resolved::Remotes(vec![streamable(u)]));
+    let sse = Remote {
+        url: "https://a.test/sse".into(),
+        kind: RemoteKind::Sse,
+    };
     assert_eq!(
         resolve_in(&doc, "com.example/a"),
-        remote("https://a.test/mcp")
+        Ok(Resolved::Remotes(vec![
+            streamable("https://a.test/mcp"),
+            sse
+        ]))
     );
     assert_eq!(
         resolve_in(&doc, "com.example/old-shape"),
@@ -74,7 +90,7 @@ fn several_versions_of_the_name_give_the_latest() {
         {"server": {"name": "com.example/b", "version": "1.1.0", "_meta": meta(true),
             "remotes": [{"url": "https://new.b.test/mcp"}]}},
     ]});
-    let remote = |u: &str| Ok(Resolved::Remote(url::Url::parse(u).unwrap()));
+    let remote = |u: &str| Ok(Resolved::Remotes(vec![streamable(u)]));
     assert_eq!(
         resolve_in(&doc, "com.example/a"),
         remote("https://new.a.test/mcp")
@@ -83,4 +99,33 @@ fn several_versions_of_the_name_give_the_latest() {
         resolve_in(&doc, "com.example/b"),
         remote("https://new.b.test/mcp")
     );
+}
+
+#[test]
+fn every_remote_is_kept_streamable_first_and_templates_as_written() {
+    let doc = json!({"servers": [{"server": {"name": "x/t", "remotes": [
+        {"type": "sse", "url": "https://t.test/sse"},
+        {"type": "streamable-http", "url": "https://t.test:{PORT}/mcp"},
+        {"type": "streamable-http", "url": "https://{HOST}/mcp"},
+        {"type": "streamable-http", "url": "https://t.test/{path}"},
+        {"type": "streamable-http", "url": "https://t.test/mcp"},
+        {"type": "streamable-http", "url": ""}]}}]});
+    let Ok(Resolved::Remotes(remotes)) = resolve_in(&doc, "x/t") else {
+        panic!("remotes, the templates among them")
+    };
+    let urls: Vec<&str> = remotes.iter().map(|r| r.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "https://t.test:{PORT}/mcp",
+            "https://{HOST}/mcp",
+            "https://t.test/{path}",
+            "https://t.test/mcp",
+            "https://t.test/sse"
+        ]
+    );
+    let templates: Vec<bool> = remotes.iter().map(Remote::is_template).collect();
+    assert_eq!(templates, [true, true, true, false, false]);
+    assert!(remotes.iter().take(3).all(|r| r.to_url().is_none()));
+    assert_eq!(remotes[4].kind, RemoteKind::Sse);
 }

@@ -38,6 +38,7 @@ async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
         input_line: 1,
         registry: None,
         listed: None,
+        second_look: false,
     };
     let record = scanner
         .scan_site(&job, "run", ScanOptions::default())

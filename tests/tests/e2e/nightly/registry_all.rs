@@ -133,17 +133,28 @@ async fn registry_all_lists_every_name_once_at_its_latest_version() {
     let reg = &from_store["run"]["registry"];
     let counts = [
         ("listed", 6),
-        ("live", 2),
-        ("auth_gated", 1),
-        ("http_not_mcp", 1),
-        ("dead", 1),
-        ("not_probeable", 1),
+        ("urls", 5),
+        ("shared_urls", 0),
+        ("templates", 0),
         ("web_and_registry", 1),
         ("web_only", 1),
         ("registry_only", 4),
     ];
     for (key, n) in counts {
         assert_eq!(reg[key], n, "{key}: {reg}");
+    }
+    let classes = [
+        ("live", 2),
+        ("auth_gated", 1),
+        ("http_not_mcp", 1),
+        ("dead", 1),
+        ("not_probeable", 1),
+    ];
+    for (class, n) in classes {
+        assert_eq!(reg["by_entry"][class], n, "{class}: {reg}");
+        // One entry a URL, and the stdio entry names none.
+        let by_url = if class == "not_probeable" { 0 } else { n };
+        assert_eq!(reg["by_url"][class], by_url, "{class}: {reg}");
     }
     assert_eq!(reg["web_and_registry_origins"][0], web.origin("both.test"));
     assert_eq!(reg["web_only_origins"][0], web.origin("webonly.test"));
