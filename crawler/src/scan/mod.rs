@@ -12,6 +12,7 @@ mod phases;
 mod prober;
 mod readiness;
 mod registry;
+mod registry_error;
 mod registry_source;
 mod remote_pick;
 mod resolve;

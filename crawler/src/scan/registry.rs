@@ -14,6 +14,7 @@ use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+pub use super::registry_error::RegistryScanError;
 use super::registry_source::RegistrySource;
 use super::remote_pick::{Picked, RemotePick};
 use super::scanner::SiteScanner;
@@ -22,28 +23,6 @@ use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::LocalResource;
 use crate::probe::{self, RegistryError, Remote, Resolved};
-
-/// Why a registry name gave no scan.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RegistryScanError {
-    #[error(transparent)]
-    Lookup(#[from] RegistryError),
-    #[error("the registry entry's remote {0} is not a usable address")]
-    NotUsable(String),
-    #[error("the registry entry's remote {0} is refused: {1}; not requested")]
-    Refused(String, &'static str),
-}
-
-impl RegistryScanError {
-    /// The record's typed kind of a lookup that gave no scan.
-    pub fn failure_kind(&self) -> FailureKind {
-        match self {
-            Self::Lookup(e) => e.failure_kind(),
-            Self::NotUsable(_) => FailureKind::InvalidUrl,
-            Self::Refused(..) => FailureKind::Refused,
-        }
-    }
-}
 
 /// A registry name's scan: the record (or why there is none) and the typed flag of a local
 /// resource that ran out in the lookup or the scan.

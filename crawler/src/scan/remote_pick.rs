@@ -5,7 +5,7 @@
 
 use mcpcensus_store::{registry_class, registry_server, Record, RegistryClass};
 
-use super::registry::RegistryScanError;
+use super::registry_error::RegistryScanError;
 use crate::net::Exchange;
 use crate::probe::Remote;
 
