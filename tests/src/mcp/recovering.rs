@@ -1,4 +1,4 @@
-//! A server that is down at first and recovers: it answers a bare status (503) to every
+//! A server that is down at first and recovers: it answers a given reply (a 503) to every
 //! request until one arrives at least `gap` after the request before it, then answers as
 //! `server` for good. A look's requests come back to back; a crawler's second look comes after
 //! its delay, so the pause between the looks is what turns the server back on, whatever the
@@ -35,13 +35,13 @@ impl Gate {
 }
 
 impl Site {
-    /// Mounts `server` at `path`, down (`status` to everything) until a request comes at
-    /// least `gap` after the one before it.
+    /// Mounts `server` at `path`, down (`down` to everything) until a request comes at least
+    /// `gap` after the one before it.
     pub fn mcp_recovering(
         self,
         path: &str,
         server: &McpServer,
-        status: u16,
+        down: Reply,
         gap: Duration,
     ) -> Self {
         let inner = server.inner();
@@ -54,7 +54,7 @@ impl Site {
                     .unwrap_or_else(PoisonError::into_inner)
                     .up_at(req.at, gap);
                 if !up {
-                    return Reply::text("Service Unavailable").with_status(status);
+                    return down.clone();
                 }
                 match req.method.as_str() {
                     "POST" => answer(&inner, req),

@@ -58,11 +58,12 @@ pub enum Kind {
     Html,
     /// The host is not in DNS.
     NoDns,
-    /// 429 to every request, at every look.
+    /// 429 to every request, at every look, without Retry-After (a crawler pauses the host
+    /// for as long as it likes).
     TooMany,
-    /// 503 to every request, at every look.
+    /// 503 with `Retry-After: 0` to every request, at every look.
     Unavailable,
-    /// 503 at the first look, a live server at the second.
+    /// 503 with `Retry-After: 0` at the first look, a live server at the second.
     Recovers,
     /// Unexpanded `{...}` placeholders: never to be requested.
     Template,
@@ -107,6 +108,12 @@ impl Kind {
             Kind::NoDns | Kind::Template => 0,
             _ => 1,
         }
+    }
+
+    /// Its answers ask for a pause of unsaid length: the pauses inside a look may be as long
+    /// as the one between the looks.
+    pub fn asks_to_slow_down(self) -> bool {
+        self == Kind::TooMany
     }
 
     /// The remote's `type` in the registry.

@@ -29,6 +29,14 @@ impl Standin {
     }
 }
 
+/// A 503 asking for no pause (`Retry-After: 0`): a look's requests come back to back, so
+/// the looks of an endpoint are told apart by the pause between them.
+fn unavailable() -> Reply {
+    Reply::text("Service Unavailable")
+        .with_status(503)
+        .header("retry-after", "0")
+}
+
 /// The site of an endpoint's host; none for a host not in DNS.
 fn site(e: &Endpoint, host: &str, gap: Duration) -> Option<Site> {
     let site = Site::new(host);
@@ -55,8 +63,8 @@ fn site(e: &Endpoint, host: &str, gap: Duration) -> Option<Site> {
         Kind::Html => site.route(path, Reply::html("<!doctype html><title>Docs</title>")),
         Kind::NoDns => return None,
         Kind::TooMany => site.route(path, Reply::text("Too Many Requests").with_status(429)),
-        Kind::Unavailable => site.route(path, Reply::text("Unavailable").with_status(503)),
-        Kind::Recovers => site.mcp_recovering(path, &McpServer::new(), 503, gap),
+        Kind::Unavailable => site.route(path, unavailable()),
+        Kind::Recovers => site.mcp_recovering(path, &McpServer::new(), unavailable(), gap),
         Kind::Template => site.mcp("/*", &McpServer::new()),
     })
 }
