@@ -113,6 +113,9 @@ async fn clickhouse_report(dir: &std::path::Path, store: &std::path::Path, url: 
     report
 }
 
+/// Endpoints (host, entries naming it) by the handshakes they got.
+type ByCount = BTreeMap<u64, Vec<(String, usize)>>;
+
 /// What the web saw: nothing asked of a template's host, an older version's or anywhere with
 /// braces in the path; each requested endpoint asked in as many bursts as its kind has looks
 /// (a host asked to slow down aside: its pauses blur them), with as many handshakes as any
@@ -129,7 +132,7 @@ fn requests_as_the_list_says(standin: &Standin, web: &SimWeb) {
         assert_eq!(web.request_count(host), 0, "an older version's {host}");
     }
     // Handshakes an endpoint got, by kind: one value per kind, whatever the fan-out.
-    let mut handshakes: BTreeMap<&str, BTreeMap<u64, Vec<(String, usize)>>> = BTreeMap::new();
+    let mut handshakes: BTreeMap<&str, ByCount> = BTreeMap::new();
     for (endpoint, named) in standin.named() {
         let Some(host) = endpoint.host() else {
             continue;
