@@ -63,6 +63,7 @@ async fn census_of_the_standin(deep: bool) {
     let report = report_json(dir.path(), &["--from", store.to_str().unwrap()]).await;
     let section = &report["run"]["registry"];
     let truth = standin.truth(web.port()).to_json();
+    println!("the stand-in's truth (deep: {deep}): {truth}");
     for (key, want) in truth.as_object().unwrap() {
         match want {
             Value::Object(classes) => {
@@ -81,7 +82,6 @@ async fn census_of_the_standin(deep: bool) {
         );
     }
 
-    requests_as_the_list_says(&standin, &web);
     let entries = standin.entries.len() as f64;
     let total = web.total_requests();
     let listing = web.request_count("registry.test");
@@ -92,6 +92,7 @@ async fn census_of_the_standin(deep: bool) {
         total as f64 / entries,
         (total - listing) as f64 / entries,
     );
+    requests_as_the_list_says(&standin, &web);
 }
 
 /// The store loaded into a database of its own, reported from there.
