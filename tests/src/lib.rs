@@ -42,6 +42,7 @@ mod raw;
 pub mod readiness;
 mod record;
 mod registry;
+pub mod registry_standin;
 mod reply;
 mod respond;
 mod server;

@@ -2,7 +2,8 @@
 //! API's shape: `{"servers": [{"server": {...}, "_meta": {...isLatest...}}], "metadata":
 //! {"nextCursor", "count"}}`, paged with `limit` and an opaque `cursor`, searchable with
 //! `search` (a substring of the name), every version of a name listed with one marked
-//! `isLatest`. `{port}` in a remote's URL becomes the web's port when answered. A page can be
+//! `isLatest`. An entry declares remotes (`streamable-http` or `sse`, any number) or a
+//! repository. `{port}` in a remote's URL becomes the web's port when answered. A page can be
 //! made to fail, to test a listing that breaks part-way.
 
 use std::sync::Arc;
@@ -21,7 +22,8 @@ struct Entry {
     name: String,
     version: String,
     latest: bool,
-    remote: Option<String>,
+    /// `(type, url)`, in the order declared.
+    remotes: Vec<(String, String)>,
     repository: Option<String>,
 }
 
@@ -57,12 +59,27 @@ impl SimRegistry {
     }
 
     /// A version of a remote server at `url` (`{port}` is filled in when answered).
-    pub fn remote(mut self, name: &str, version: &str, latest: bool, url: &str) -> Self {
+    pub fn remote(self, name: &str, version: &str, latest: bool, url: &str) -> Self {
+        self.remotes(name, version, latest, &[("streamable-http", url)])
+    }
+
+    /// A version of a server declaring `remotes`, `(type, url)` in this order (`{port}` in a
+    /// URL is filled in when answered).
+    pub fn remotes(
+        mut self,
+        name: &str,
+        version: &str,
+        latest: bool,
+        remotes: &[(&str, &str)],
+    ) -> Self {
         self.entries.push(Entry {
             name: name.to_owned(),
             version: version.to_owned(),
             latest,
-            remote: Some(url.to_owned()),
+            remotes: remotes
+                .iter()
+                .map(|(t, u)| ((*t).to_owned(), (*u).to_owned()))
+                .collect(),
             repository: None,
         });
         self
@@ -74,7 +91,7 @@ impl SimRegistry {
             name: name.to_owned(),
             version: "1.0.0".to_owned(),
             latest: true,
-            remote: None,
+            remotes: Vec::new(),
             repository: Some(repository.to_owned()),
         });
         self
@@ -180,9 +197,13 @@ impl Entry {
             "description": "a simulated server",
             "version": self.version,
         });
-        if let Some(url) = &self.remote {
-            server["remotes"] = json!([{"type": "streamable-http",
-                "url": url.replace("{port}", port)}]);
+        if !self.remotes.is_empty() {
+            let remotes: Vec<Value> = self
+                .remotes
+                .iter()
+                .map(|(t, url)| json!({"type": t, "url": url.replace("{port}", port)}))
+                .collect();
+            server["remotes"] = Value::Array(remotes);
         }
         if let Some(repo) = &self.repository {
             server["repository"] = json!({"url": repo, "source": "github"});

@@ -25,6 +25,7 @@ mod guard;
 mod legacy_sse;
 mod post;
 mod proxy;
+mod recovering;
 mod server;
 mod tools;
 

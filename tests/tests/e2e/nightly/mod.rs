@@ -4,4 +4,5 @@ mod label;
 mod metrics;
 mod registry;
 mod registry_all;
+mod registry_standin;
 mod rescan;

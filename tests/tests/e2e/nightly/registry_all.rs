@@ -179,7 +179,7 @@ async fn registry_all_lists_every_name_once_at_its_latest_version() {
 }
 
 /// `mcpcensus report SOURCE... --format json` as a JSON value.
-async fn report_json(dir: &Path, source: &[&str]) -> serde_json::Value {
+pub(super) async fn report_json(dir: &Path, source: &[&str]) -> serde_json::Value {
     let path = dir.join("report.json");
     let mut argv = vec!["report"];
     argv.extend_from_slice(source);
