@@ -19,6 +19,8 @@
 //! - [`input`]: domain lists read, normalised, deduplicated and planned into sites.
 //! - [`net`]: resolver, address guard, politeness, HTTP client, content sniffing and the one
 //!   request recorder (compact log and optional transcript).
+//! - [`verdict`]: the one verdict type (outcome, typed reason, defect, may it pass) and the one
+//!   place that writes it into a record.
 //! - [`discovery`]: pure reading of what discovery fetched (cards, catalogs, links, `/mcp`)
 //!   and the endpoint choice.
 //! - [`readiness`]: pure reading of the readiness level's documents (robots.txt's AI rules and
@@ -49,5 +51,6 @@ pub mod scan;
 pub mod session;
 #[cfg(test)]
 mod testkit;
+pub mod verdict;
 
 pub use error::{ConfigError, Error, InputError};

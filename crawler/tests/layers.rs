@@ -4,12 +4,13 @@
 use std::path::Path;
 
 /// Modules in data-path order, lowest first.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 16] = [
     "error",
     "rule",
     "capability",
     "input",
     "net",
+    "verdict",
     "discovery",
     "readiness",
     "mcp",

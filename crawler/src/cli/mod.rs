@@ -1,6 +1,7 @@
 //! The command line: arguments and the commands they run.
 
 mod args;
+mod args_config;
 #[cfg(test)]
 mod args_tests;
 pub mod check;

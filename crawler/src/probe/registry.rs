@@ -7,7 +7,7 @@
 
 use http::header::ACCEPT;
 use http::HeaderValue;
-use mcpcensus_store::{FailureKind, Outcome, ProbeDepth, Record, Transport};
+use mcpcensus_store::{FailureKind, ProbeDepth, Record, Transport};
 use serde_json::Value;
 use url::Url;
 
@@ -15,6 +15,7 @@ use super::facts::MigrationStatus;
 pub use super::remotes::{Remote, RemoteKind};
 use crate::net::json::parse_json;
 use crate::net::{FetchRequest, SiteClient};
+use crate::verdict::Verdict;
 
 /// Most bytes of a registry answer read.
 pub const REGISTRY_CAP: usize = 1024 * 1024;
@@ -202,18 +203,11 @@ pub async fn resolve(
 
 /// The record of a stdio server: no address, nothing probed, Not probeable, no checklist.
 pub fn stdio_record(run_id: &str, name: &str, repository: &str) -> Record {
-    let mut r = Record::new(
-        run_id,
-        mcpcensus_store::now_ms(),
-        name,
-        1,
-        Outcome::NotMeasured,
-        format!(
-            "the registry entry has no remote, only the repository {repository}: a stdio \
-             server, not probeable"
-        ),
-    )
-    .with_kind(FailureKind::NoEndpoint);
+    let reason = format!(
+        "the registry entry has no remote, only the repository {repository}: a stdio server, \
+         not probeable"
+    );
+    let mut r = Verdict::not_measured(FailureKind::NoEndpoint, reason).into_record(run_id, name, 1);
     r.probe = Some(ProbeDepth::Deep);
     r.transport = Some(Transport::Stdio);
     r.migration_status = Some(MigrationStatus::NotProbeable);

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcpcensus_store::{Outcome, Record};
+use mcpcensus_store::{FailureKind, Record};
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -26,6 +26,7 @@ use crate::error::Error;
 use crate::input::{LineReader, Planner};
 use crate::scan::Scanner;
 use crate::scan::{RegistrySource, SiteJob, Work};
+use crate::verdict::Verdict;
 
 /// Lines planned ahead of the scanners; small, so memory stays flat and intake slows down
 /// when scanning does.
@@ -304,7 +305,7 @@ async fn feed(
             Work::Scan(site) => site,
         };
         let Some(ctx) = &ctx else {
-            let record = site.record(&job.run_id, Outcome::Planned, "would be scanned");
+            let record = site.record(&job.run_id, Verdict::planned());
             if stages.records.send(record).await.is_err() {
                 return Ending::Failed;
             }
@@ -356,12 +357,11 @@ async fn unstarted(
 }
 
 fn not_started(site: &SiteJob, run_id: &str) -> Record {
+    let reason = "not started: the run stopped before this site";
     site.record(
         run_id,
-        Outcome::NotStarted,
-        "not started: the run stopped before this site",
+        Verdict::not_started(FailureKind::Interrupted, reason),
     )
-    .with_kind(mcpcensus_store::FailureKind::Interrupted)
 }
 
 /// Whatever was planned but not started is recorded as not started, so every line read is

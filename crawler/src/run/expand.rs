@@ -6,7 +6,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use mcpcensus_store::Outcome;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
@@ -14,6 +13,7 @@ use super::resume::DoneSet;
 use crate::input::{Planned, Planner, REGISTRY_PREFIX};
 use crate::probe::Listed;
 use crate::scan::{RegistrySource, SiteJob, Work};
+use crate::verdict::Verdict;
 
 /// What the `registry:*` lines of a run read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -64,8 +64,8 @@ impl Outlet<'_> {
             Err(e) => {
                 let job = SiteJob::registry(name, &input, input_line);
                 let reason = format!("registry lookup failed: {e}");
-                let record = job.record(self.run_id, Outcome::NotMeasured, reason);
-                Work::Done(Box::new(record.with_kind(e.failure_kind())))
+                let verdict = Verdict::not_measured(e.failure_kind(), reason);
+                Work::Done(Box::new(job.record(self.run_id, verdict)))
             }
         };
         self.tx.blocking_send(work).map_err(|_| Closed)

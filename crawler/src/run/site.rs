@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use mcpcensus_store::inert::terminal_text;
-use mcpcensus_store::{FailureKind, Outcome, Record};
+use mcpcensus_store::{FailureKind, Record};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -23,6 +23,7 @@ use super::room::Room;
 use super::seat::Place;
 use super::second_look::{Next, SecondLooks};
 use crate::scan::{ScanFuture, Scanned, Scanner, SiteJob};
+use crate::verdict::Verdict;
 
 /// What every site task shares.
 pub(super) struct SiteContext {
@@ -103,8 +104,8 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
             );
             ctx.local_exhausted.cancel();
             let reason = format!("not scanned: this machine ran out of resources ({cause})");
-            let record = site.record(&ctx.run_id, Outcome::NotStarted, reason);
-            return Ended::Record(record.with_kind(FailureKind::LocalResource), false);
+            let verdict = Verdict::not_started(FailureKind::LocalResource, reason);
+            return Ended::Record(site.record(&ctx.run_id, verdict), false);
         }
         tracing::warn!(
             cause,
@@ -130,13 +131,9 @@ async fn scan_once(ctx: &SiteContext, site: &SiteJob, place: Arc<Place>) -> Scan
             Err(payload) => {
                 let text = panic_text(payload);
                 tracing::error!(panic = %terminal_text(&text), "a site scan panicked");
-                site.record(
-                    &ctx.run_id,
-                    Outcome::NotMeasured,
-                    format!("internal error: the scan panicked: {text}"),
-                )
-                .with_kind(FailureKind::Internal)
-                .into()
+                let reason = format!("internal error: the scan panicked: {text}");
+                site.record(&ctx.run_id, Verdict::not_measured(FailureKind::Internal, reason))
+                    .into()
             }
         },
         _ = ctx.cut.cancelled() => cut_record(ctx, site).into(),
@@ -178,12 +175,11 @@ impl Future for CatchPanic<'_> {
 }
 
 fn cut_record(ctx: &SiteContext, site: &SiteJob) -> Record {
+    let reason = "interrupted by shutdown before the scan finished";
     site.record(
         &ctx.run_id,
-        Outcome::NotStarted,
-        "interrupted by shutdown before the scan finished",
+        Verdict::not_started(FailureKind::Interrupted, reason),
     )
-    .with_kind(FailureKind::Interrupted)
 }
 
 fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {

@@ -58,7 +58,11 @@ impl Scanner for SlowScanner {
             self.peak.fetch_max(n, Ordering::SeqCst);
             tokio::time::sleep(self.delay).await;
             self.now.fetch_sub(1, Ordering::SeqCst);
-            job.record(run_id, Outcome::OutOfScope, "test").into()
+            job.record(
+                run_id,
+                crate::verdict::Verdict::of(Outcome::OutOfScope, "test"),
+            )
+            .into()
         })
     }
 }

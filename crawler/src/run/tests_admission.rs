@@ -41,9 +41,18 @@ impl Scanner for BusyScanner {
             let took = started.elapsed();
             if took > self.budget {
                 let reason = format!("too little time left: the scan took {took:?}");
-                return job.record(run_id, Outcome::NotMeasured, reason).into();
+                return job
+                    .record(
+                        run_id,
+                        crate::verdict::Verdict::of(Outcome::NotMeasured, reason),
+                    )
+                    .into();
             }
-            job.record(run_id, Outcome::Pass, "measured").into()
+            job.record(
+                run_id,
+                crate::verdict::Verdict::of(Outcome::Pass, "measured"),
+            )
+            .into()
         })
     }
 }

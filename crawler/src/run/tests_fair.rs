@@ -87,7 +87,9 @@ impl Scanner for TurnScanner {
                 Ok(p) => p,
                 Err(_) => {
                     if !seat.leave(ip) {
-                        let mut scanned = Scanned::from(job.record(run_id, Outcome::Pass, ""));
+                        let mut scanned = Scanned::from(
+                            job.record(run_id, crate::verdict::Verdict::of(Outcome::Pass, "")),
+                        );
                         scanned.held = Some(ip);
                         return scanned;
                     }
@@ -110,7 +112,11 @@ impl Scanner for TurnScanner {
                     }
                 }
             }
-            job.record(run_id, Outcome::Pass, "measured").into()
+            job.record(
+                run_id,
+                crate::verdict::Verdict::of(Outcome::Pass, "measured"),
+            )
+            .into()
         })
     }
 }

@@ -28,7 +28,10 @@ impl Scanner for FaultyScanner {
                 panic!("boom at {}", job.input);
             }
             if job.input == "local.test" && self.local.fetch_sub(1, Ordering::SeqCst) > 0 {
-                let record = job.record(run_id, Outcome::Unreachable, out_of_descriptors());
+                let record = job.record(
+                    run_id,
+                    crate::verdict::Verdict::of(Outcome::Unreachable, out_of_descriptors()),
+                );
                 return Scanned {
                     record,
                     local: Some(crate::net::LocalResource::FileDescriptors),
@@ -41,10 +44,17 @@ impl Scanner for FaultyScanner {
                 // A server's words, exactly as the net layer renders this machine's own
                 // failure: with no typed flag, a verdict like any other.
                 return job
-                    .record(run_id, Outcome::Fail, out_of_descriptors())
+                    .record(
+                        run_id,
+                        crate::verdict::Verdict::of(Outcome::Fail, out_of_descriptors()),
+                    )
                     .into();
             }
-            job.record(run_id, Outcome::OutOfScope, "test").into()
+            job.record(
+                run_id,
+                crate::verdict::Verdict::of(Outcome::OutOfScope, "test"),
+            )
+            .into()
         })
     }
 

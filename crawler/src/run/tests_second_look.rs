@@ -11,6 +11,7 @@ use super::second_look::{Next, SecondLooks};
 use super::tests::{job, list};
 use super::*;
 use crate::scan::Scanned;
+use crate::verdict::Verdict;
 
 const DELAY: Duration = Duration::from_secs(600);
 
@@ -53,10 +54,10 @@ impl Scanner for Scripted {
             }
             let failed = |outcome, kind, transient| Scanned {
                 transient,
-                ..Scanned::from(
-                    job.record(run_id, outcome, format!("look {}", before + 1))
-                        .with_kind(kind),
-                )
+                ..Scanned::from(job.record(
+                    run_id,
+                    Verdict::new(outcome, kind, format!("look {}", before + 1)),
+                ))
             };
             let scanned = match (job.input.as_str(), before) {
                 ("flaky.test", 0) | ("dead.test" | "hang.test" | "slow-dead.test", _) => {
@@ -64,7 +65,9 @@ impl Scanner for Scripted {
                 }
                 ("busy.test", _) => failed(Outcome::NotMeasured, FailureKind::Answer, true),
                 ("nx.test", _) => failed(Outcome::Unreachable, FailureKind::Dns, false),
-                _ => job.record(run_id, Outcome::Pass, "tools").into(),
+                _ => job
+                    .record(run_id, Verdict::of(Outcome::Pass, "tools"))
+                    .into(),
             };
             self.scans
                 .lock()
@@ -247,7 +250,7 @@ fn site(name: &str, line: u64) -> SiteJob {
 async fn the_waiting_sites_are_bounded_and_the_oldest_goes_first_once_due() {
     let looks = SecondLooks::bounded(DELAY, 2);
     let failed = |s: &SiteJob| {
-        s.record("r", Outcome::Unreachable, "no answer")
+        s.record("r", Verdict::of(Outcome::Unreachable, "no answer"))
             .with_kind(FailureKind::Timeout)
     };
     let (a, b) = (site("a.test", 1), site("b.test", 2));
@@ -275,14 +278,14 @@ async fn the_waiting_sites_are_bounded_and_the_oldest_goes_first_once_due() {
     assert_eq!(looks.take_due(false).unwrap().input, "b.test");
 
     // A second look's record keeps the first; a third scan is never queued.
-    let second = a.record("r", Outcome::Unreachable, "still no answer");
+    let second = a.record("r", Verdict::of(Outcome::Unreachable, "still no answer"));
     let Next::Write(record) = looks.after_scan(&a, second, true) else {
         panic!("a second look is written");
     };
     assert_eq!(record.first_look.unwrap().outcome_reason, "no answer");
     // Not a verdict that waits: out of scope, or a failure that does not pass.
     let c = site("c.test", 3);
-    let out = c.record("r", Outcome::OutOfScope, "no endpoint");
+    let out = c.record("r", Verdict::of(Outcome::OutOfScope, "no endpoint"));
     assert!(matches!(looks.after_scan(&c, out, true), Next::Write(_)));
     assert!(matches!(
         looks.after_scan(&c, failed(&c), false),

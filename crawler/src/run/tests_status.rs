@@ -36,7 +36,10 @@ fn one_waiting(delay: Duration) -> SecondLooks {
     let looks = SecondLooks::new(delay);
     let site = SiteJob::registry("flaky", "registry:flaky", 7);
     let first = site
-        .record("run", Outcome::NotMeasured, "no answer")
+        .record(
+            "run",
+            crate::verdict::Verdict::of(Outcome::NotMeasured, "no answer"),
+        )
         .with_kind(mcpcensus_store::FailureKind::Timeout);
     assert!(matches!(looks.after_scan(&site, first, true), Next::Waits));
     looks

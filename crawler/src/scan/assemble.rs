@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use mcpcensus_store::{FailureKind, Outcome, ProbeDepth};
+use mcpcensus_store::{FailureKind, ProbeDepth};
 
 use super::job::Scanned;
 use super::phases::{ms, Phases};
 use super::site::ScanLogs;
-use super::verdict::Verdict;
 use crate::audit::audit_site;
+use crate::verdict::Verdict;
 
 /// How the phases ended: `None` when the scan was cut short (its deadline, or a pause longer
 /// than the time left), else the phases' result.
@@ -68,22 +68,19 @@ pub(super) fn assemble(
     crate::capability::apply_to(&mut record);
     record.readiness = readiness.map(|r| *r);
     let cut_short = ended.is_none();
-    let mut transient = session.as_ref().is_some_and(|s| s.transient);
+    let mut transient = session.as_ref().is_some_and(|s| s.verdict.transient);
     if let Some(Err(verdict)) = ended {
         transient = verdict.transient;
-        verdict.apply_to(&mut record);
+        verdict.write_to(&mut record);
     }
     // A pause the host asked for, or the deadline: both may pass.
     transient |= ended_early.is_some() || cut_short || hit_deadline;
     if let Some((kind, reason)) = ended_early {
-        record.set_verdict(Outcome::NotMeasured, Some(kind), reason);
+        Verdict::not_measured(kind, reason).write_to(&mut record);
     } else if cut_short || hit_deadline {
         let secs = site_deadline.as_secs();
-        record.set_verdict(
-            Outcome::NotMeasured,
-            Some(FailureKind::Deadline),
-            format!("the site deadline ({secs} s) passed before the scan finished"),
-        );
+        let reason = format!("the site deadline ({secs} s) passed before the scan finished");
+        Verdict::not_measured(FailureKind::Deadline, reason).write_to(&mut record);
     }
     timings.total_ms = ms(elapsed);
     record.timings = timings;

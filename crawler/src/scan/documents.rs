@@ -17,7 +17,6 @@ use super::answer::{empty_log, log_answer, Fetched};
 use super::locate::{next_hop, Located};
 use super::robots::{robots_before, robots_before_document};
 use super::site::SiteScan;
-use super::verdict::Verdict;
 use crate::discovery::{
     self as d, catalog_items, home_links, judge_mcp_body, judge_mcp_head, media_type, parse_card,
     parse_catalog, read_surface, service_desc_url, CatalogItem, CatalogWalk, Discovery,
@@ -26,6 +25,7 @@ use crate::discovery::{
     MAX_INLINE_CARDS, SURVEY_DOCUMENTS,
 };
 use crate::net::FetchError;
+use crate::verdict::Verdict;
 
 /// The discovery documents, at the origin the homepage's redirects led to (`located`): the
 /// homepage's links, then each row of the survey's table in order. `Err` with the verdict

@@ -4,11 +4,12 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use mcpcensus_store::{now_ms, FailureKind, Outcome, Record};
+use mcpcensus_store::Record;
 
 use crate::input::{Planned, Target};
 use crate::net::{Exchange, LocalResource};
 use crate::probe::Resolved;
+use crate::verdict::Verdict;
 
 /// A site to scan and where it came from.
 #[derive(Debug, Clone)]
@@ -28,15 +29,8 @@ pub struct SiteJob {
 
 impl SiteJob {
     /// A record for this site with identity fields filled in.
-    pub fn record(&self, run_id: &str, outcome: Outcome, reason: impl Into<String>) -> Record {
-        let mut r = Record::new(
-            run_id,
-            now_ms(),
-            &self.input,
-            self.input_line,
-            outcome,
-            reason,
-        );
+    pub fn record(&self, run_id: &str, verdict: Verdict) -> Record {
+        let mut r = verdict.into_record(run_id, &self.input, self.input_line);
         if self.registry.is_none() {
             r.origin = Some(self.target.origin.clone());
             r.host = Some(self.target.host.clone());
@@ -113,19 +107,11 @@ impl Work {
             }
             Planned::Excluded { target, listed } => {
                 let reason = crate::input::excluded_reason(&listed);
-                let record = job(target).record(run_id, Outcome::Excluded, reason);
-                Work::Done(Box::new(record.with_kind(FailureKind::OptedOut)))
+                let record = job(target).record(run_id, Verdict::excluded(reason));
+                Work::Done(Box::new(record))
             }
             Planned::Invalid { reason } => Work::Done(Box::new(
-                Record::new(
-                    run_id,
-                    now_ms(),
-                    input,
-                    input_line,
-                    Outcome::InvalidInput,
-                    reason,
-                )
-                .with_kind(FailureKind::Input),
+                Verdict::invalid_input(reason).into_record(run_id, input, input_line),
             )),
         })
     }
@@ -217,6 +203,7 @@ mod tests {
 
     use super::*;
     use crate::input::{Exclusions, Planner, RawLine, Shard};
+    use mcpcensus_store::Outcome;
 
     fn work(line: &str) -> Option<Work> {
         let exclusions = Arc::new(Exclusions::from_domains(["blocked.test".to_owned()]));

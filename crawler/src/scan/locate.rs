@@ -9,8 +9,8 @@ use url::Url;
 use super::answer::{log_answer, redirect_of, Fetched, DOCUMENT_TIMEOUT};
 use super::robots::robots_before;
 use super::site::SiteScan;
-use super::verdict::Verdict;
 use crate::discovery as d;
+use crate::verdict::Verdict;
 
 /// Redirects followed at most: browsers allow 20, but a site that needs more than a few to
 /// reach its homepage is misconfigured, and each hop costs the site's time.

@@ -23,7 +23,6 @@ mod shared_probe;
 mod site;
 #[cfg(test)]
 mod tests;
-mod verdict;
 
 pub use crate::discovery::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};

@@ -25,13 +25,13 @@ use super::readiness::{run_readiness, Home};
 use super::robots::{all_disallowed, unreachable};
 use super::settings::{ScanOptions, ScanSettings};
 use super::site::SiteScan;
-use super::verdict::Verdict;
 use crate::config::Probe;
 use crate::discovery::{self as d, select_endpoint, Discovery, EndpointChoice};
 use crate::input::Exclusions;
 use crate::net::Net;
 use crate::probe::{run_probe, ProbeReport};
 use crate::session::{run_session, SessionOptions, SessionReport};
+use crate::verdict::Verdict;
 
 /// What the phases found, each filled in as its phase ends. The larger parts are boxed: every
 /// site in flight holds this, and most never reach them (2.1 KB inline, 0.4 KB boxed).

@@ -12,13 +12,13 @@ use crate::session::SessionReport;
 /// True when the survey's session on a given endpoint leaves the probers' reading to do.
 pub(super) fn wants_reading(session: &SessionReport, requests: &[RequestLog]) -> bool {
     let refused = requests.iter().any(|q| matches!(q.status, Some(401 | 403)));
-    let answered_not_mcp = match session.outcome {
+    let answered_not_mcp = match session.verdict.outcome {
         Outcome::Fail => true,
         Outcome::NotMeasured => matches!(
-            session.reason_kind,
+            session.verdict.kind,
             Some(FailureKind::Answer | FailureKind::NewerRevisionOnly)
         ),
         _ => false,
     };
-    answered_not_mcp && !refused && !session.transient && session.tool_count.is_none()
+    answered_not_mcp && !refused && !session.verdict.transient && session.tool_count.is_none()
 }

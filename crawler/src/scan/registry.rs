@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
+use mcpcensus_store::{endpoint_key, FailureKind, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
@@ -23,6 +23,7 @@ use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::LocalResource;
 use crate::probe::{self, RegistryError, Remote, Resolved};
+use crate::verdict::Verdict;
 
 /// A registry name's scan: the record (or why there is none) and the typed flag of a local
 /// resource that ran out in the lookup or the scan.
@@ -212,9 +213,7 @@ fn template_record(job: &SiteJob, run_id: &str, remote: &Remote) -> Record {
          not requested",
         remote.url
     );
-    let mut r = job
-        .record(run_id, Outcome::NotMeasured, reason)
-        .with_kind(FailureKind::Template);
+    let mut r = job.record(run_id, Verdict::not_measured(FailureKind::Template, reason));
     r.endpoint = Some(remote.url.clone());
     r
 }
@@ -239,8 +238,7 @@ impl CrawlScanner {
         };
         let Some(resolved) = job.listed.as_deref().cloned() else {
             let reason = "a registry name: crawl with --registry URL to look it up";
-            let record = job.record(run_id, Outcome::InvalidInput, reason);
-            return record.with_kind(FailureKind::Input).into();
+            return job.record(run_id, Verdict::invalid_input(reason)).into();
         };
         let mut local = None;
         let opts = ScanOptions {
@@ -266,13 +264,10 @@ impl CrawlScanner {
             },
             // The registry's own failure: its lookup is not the listed server's verdict.
             Err(e) => Scanned {
-                record: job
-                    .record(
-                        run_id,
-                        Outcome::NotMeasured,
-                        format!("registry lookup failed: {e}"),
-                    )
-                    .with_kind(e.failure_kind()),
+                record: job.record(
+                    run_id,
+                    Verdict::not_measured(e.failure_kind(), format!("registry lookup failed: {e}")),
+                ),
                 local,
                 transcript: Vec::new(),
                 held: None,

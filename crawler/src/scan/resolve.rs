@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use super::job::{Seat, Turn};
 use super::phases::{ms, Context, Phases};
 use super::site::SiteScan;
-use super::verdict::Verdict;
+use crate::verdict::Verdict;
 
 impl Context<'_> {
     /// Warns once per crawl when it reaches an address outside the allowed ranges (the public

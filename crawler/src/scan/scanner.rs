@@ -6,7 +6,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpcensus_store::{FailureKind, Outcome};
 use tokio::time::Instant;
 use url::Url;
 
@@ -18,6 +17,7 @@ use super::site::SiteScan;
 use crate::config::Robots;
 use crate::input::Exclusions;
 use crate::net::Net;
+use crate::verdict::Verdict;
 
 /// The deadline used when the site deadline is past what `Instant` holds: thirty years, as
 /// tokio's own "never".
@@ -68,13 +68,13 @@ impl SiteScanner {
         let deadline = started
             .checked_add(self.settings.site_deadline)
             .unwrap_or(started + NO_DEADLINE);
-        let record = job.record(run_id, Outcome::NotMeasured, "");
+        let record = job.record(run_id, Verdict::pending());
         let origin = match Url::parse(&job.target.origin) {
             Ok(u) => u,
             Err(e) => {
                 let mut r = record;
                 let reason = format!("origin does not parse: {e}");
-                r.set_verdict(Outcome::InvalidInput, Some(FailureKind::Input), reason);
+                Verdict::invalid_input(reason).write_to(&mut r);
                 return r.into();
             }
         };

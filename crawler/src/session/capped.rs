@@ -16,13 +16,13 @@ use serde_json::Value;
 use tokio::time::Instant;
 use url::Url;
 
+use super::judge::{self, judge, Judged, Reply, Step};
 use super::report::SessionReport;
 use super::requests::{
     initialize_body, initialized_body, tools_list_body, INITIALIZE_ID, OFFERED_PROTOCOL_VERSION,
     TOOLS_LIST_ID,
 };
 use super::tools::{canonical_json, names_in_cut_list, read_tools};
-use super::verdict::{judge, Decision, Judged, Reply, Step};
 use crate::mcp::Body;
 use crate::mcp::{
     challenge, read_answer, read_excerpt, rpc_headers, MCP_PROTOCOL_VERSION, MCP_SESSION_ID,
@@ -30,6 +30,7 @@ use crate::mcp::{
 use crate::net::{
     Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, TimeoutPhase, EXCERPT_BYTES,
 };
+use crate::verdict::Verdict;
 
 /// Time for the whole session (the survey: "The session has 12 s in all").
 pub const SESSION_BUDGET: Duration = Duration::from_secs(12);
@@ -101,7 +102,7 @@ pub async fn run_session(
         recorder: Recorder::new(opts.keep_exchanges),
     };
     if !fits(now, site_deadline, opts.budget) {
-        return session.finish(Decision::too_little_time(opts.budget));
+        return session.finish(judge::too_little_time(opts.budget));
     }
     let decision = session.run().await;
     session.finish(decision)
@@ -131,7 +132,7 @@ impl Session<'_> {
         self.until + waits.saturating_sub(self.waited_before)
     }
 
-    async fn run(&mut self) -> Decision {
+    async fn run(&mut self) -> Verdict {
         let init = match self.step(Step::Initialize, initialize_body()).await {
             Judged::Decided(decision) => return decision,
             Judged::Proceed(result) => result.unwrap_or(Value::Null),
@@ -145,7 +146,7 @@ impl Session<'_> {
             return decision;
         }
         if !declares_tools {
-            return Decision::no_tools_capability();
+            return judge::no_tools_capability();
         }
 
         let result = match self.step(Step::ToolsList, tools_list_body()).await {
@@ -167,9 +168,9 @@ impl Session<'_> {
         report.tool_names_first_25 = list.first_names();
         report.tools = list.tools;
         if list.count == 0 {
-            Decision::empty_tool_list()
+            judge::empty_tool_list()
         } else {
-            Decision::pass(list.count, report.protocol_version.as_deref())
+            judge::pass(list.count, report.protocol_version.as_deref())
         }
     }
 
@@ -198,7 +199,7 @@ impl Session<'_> {
             .is_some_and(|t| !matches!(t, Value::Null | Value::Bool(false)))
     }
 
-    fn finish(mut self, decision: Decision) -> SessionReport {
+    fn finish(mut self, decision: Verdict) -> SessionReport {
         tracing::debug!(
             outcome = decision.outcome.as_str(),
             defect = decision.defect,
@@ -207,15 +208,11 @@ impl Session<'_> {
         );
         self.report.requests = std::mem::take(&mut self.recorder.requests);
         self.report.exchanges = self.recorder.transcript.take().unwrap_or_default();
-        self.report.outcome = decision.outcome;
-        self.report.reason = decision.reason;
-        self.report.reason_kind = decision.kind;
-        self.report.defect = decision.defect;
-        self.report.transient = decision.transient;
         if decision.outcome != Outcome::Partial {
             // The challenge is kept only when it made the verdict.
             self.report.auth_challenge = None;
         }
+        self.report.verdict = decision;
         self.report
     }
 

@@ -8,16 +8,16 @@
 //! let site_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
 //! if can_open(tokio::time::Instant::now(), site_deadline) {
 //!     let report = run_session(site, endpoint, &SessionOptions::default(), site_deadline).await;
-//!     println!("{}: {}", report.outcome, report.reason);
+//!     println!("{}: {}", report.verdict.outcome, report.verdict.reason);
 //! }
 //! # }
 //! ```
 
 mod capped;
+mod judge;
 mod report;
 mod requests;
 mod tools;
-mod verdict;
 
 #[cfg(test)]
 mod tests;
@@ -25,10 +25,10 @@ mod tests;
 pub use capped::{
     can_open, run_session, SessionOptions, ANSWER_CAP, DEFAULT_TOOLS_CAP, SESSION_BUDGET,
 };
+pub use judge::{judge, Judged, Reply, Step, REDIRECT_REASON};
 pub use report::SessionReport;
 pub use requests::{
     initialize_body, initialized_body, tools_list_body, CLIENT_NAME, CLIENT_VERSION, INITIALIZE_ID,
     OFFERED_PROTOCOL_VERSION, TOOLS_LIST_ID,
 };
 pub use tools::{canonical_json, names_in_cut_list, read_tools, schema_hash, ToolList};
-pub use verdict::{judge, Decision, Judged, Reply, Step, REDIRECT_REASON};

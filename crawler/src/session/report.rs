@@ -1,22 +1,16 @@
 //! What a session hands back: the verdict, what it learned, and what it sent and received.
 
-use mcpcensus_store::{FailureKind, FirstToolNames, Outcome, Record, RequestLog, ToolInfo};
+use mcpcensus_store::{FirstToolNames, Record, RequestLog, ToolInfo};
 
 use crate::net::Exchange;
+use crate::verdict::Verdict;
 
 /// The result of one capped MCP session.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionReport {
-    /// `pass`, `partial`, `fail` or `not_measured`.
-    pub outcome: Outcome,
-    /// Why, in words a site owner understands, naming the step that decided.
-    pub reason: String,
-    /// The reason's typed kind; `None` for pass and partial.
-    pub reason_kind: Option<FailureKind>,
-    /// The survey's defect flag (see `verdict.rs` for how it is read).
-    pub defect: bool,
-    /// The verdict's failure may pass: worth a second look (see `verdict.rs`).
-    pub transient: bool,
+    /// `pass`, `partial`, `fail` or `not_measured`, its reason naming the step that decided
+    /// (`judge.rs` gives the rules).
+    pub verdict: Verdict,
     /// `protocolVersion` of the `initialize` result.
     pub protocol_version: Option<String>,
     /// The `initialize` answer carried an `Mcp-Session-Id`.
@@ -47,11 +41,7 @@ impl SessionReport {
     /// An empty report with a provisional verdict (every path overwrites it).
     pub(crate) fn new() -> Self {
         Self {
-            outcome: Outcome::NotMeasured,
-            reason: String::new(),
-            reason_kind: None,
-            defect: false,
-            transient: false,
+            verdict: Verdict::pending(),
             protocol_version: None,
             session_id_issued: false,
             server_name: None,
@@ -70,10 +60,7 @@ impl SessionReport {
     /// Copies the verdict and what the session learned into a record (the scan logs the
     /// requests, in the order they were sent).
     pub fn apply_to(&self, record: &mut Record) {
-        record.outcome = self.outcome;
-        record.outcome_reason.clone_from(&self.reason);
-        record.reason_kind = self.reason_kind;
-        record.defect = self.defect;
+        self.verdict.clone().write_to(record);
         record.protocol_version.clone_from(&self.protocol_version);
         record.session_id_issued = self.session_id_issued;
         record.server_name.clone_from(&self.server_name);

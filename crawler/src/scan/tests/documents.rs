@@ -9,7 +9,7 @@ use crate::discovery::{AI_CATALOG_PATH, MCP_PATH, SERVER_CARD_PATH};
 use crate::scan::answer::Fetched;
 use crate::scan::documents::fetch_documents;
 use crate::scan::locate::locate;
-use crate::scan::verdict::Verdict;
+use crate::verdict::Verdict;
 
 /// Locate, then the documents at the origin it led to (the two phases, as the scan runs them).
 async fn located_documents(site: &mut SiteScan) -> Result<Discovery, Verdict> {

@@ -5,8 +5,8 @@ use mcpcensus_store::RedirectHop;
 
 use super::*;
 use crate::scan::locate::{locate, Located};
-use crate::scan::verdict::Verdict;
 use crate::scan::MAX_REDIRECTS;
+use crate::verdict::Verdict;
 
 const CAP: usize = 64 * 1024;
 

@@ -78,7 +78,7 @@ fn the_work_a_site_in_flight_holds_stays_small() {
     let origin = Url::parse(&format!("https://{SITE}/")).expect("url");
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut site = SiteScan::new(
-        job.record("run", Outcome::Pass, ""),
+        job.record("run", crate::verdict::Verdict::of(Outcome::Pass, "")),
         net.site_client(),
         deadline,
         origin,

@@ -1,7 +1,7 @@
 //! Which early verdicts may pass (worth a second look): decided on typed failures only.
 
 use crate::net::{ConnectFailure, FetchError, ResolveError, TimeoutPhase};
-use crate::scan::verdict::Verdict;
+use crate::verdict::Verdict;
 
 #[test]
 fn a_name_servers_failure_may_pass_and_a_missing_name_does_not() {

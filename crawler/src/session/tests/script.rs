@@ -71,7 +71,11 @@ pub(super) async fn session(server: &McpServer) -> SessionReport {
 
 pub(super) fn assert_verdict(report: &SessionReport, outcome: Outcome, reason: &str, defect: bool) {
     assert_eq!(
-        (report.outcome, report.reason.as_str(), report.defect),
+        (
+            report.verdict.outcome,
+            report.verdict.reason.as_str(),
+            report.verdict.defect
+        ),
         (outcome, reason, defect),
         "{report:#?}"
     );

@@ -154,7 +154,7 @@ async fn echoes_the_session_id_a_stateful_server_issues() {
     })
     .await;
     let report = session(&server).await;
-    assert_eq!(report.outcome, Outcome::Pass, "{report:#?}");
+    assert_eq!(report.verdict.outcome, Outcome::Pass, "{report:#?}");
     assert!(report.session_id_issued);
     assert_eq!(server.methods(), [INIT, NOTE, LIST]);
     let seen = server.seen();
@@ -264,7 +264,7 @@ async fn an_empty_tool_list_is_partial() {
 async fn thirty_tools_keep_the_first_25_names_and_all_30() {
     let server = McpServer::start(replacing(LIST, Canned::json(200, tools_result(30)))).await;
     let report = session(&server).await;
-    assert_eq!(report.outcome, Outcome::Pass, "{report:#?}");
+    assert_eq!(report.verdict.outcome, Outcome::Pass, "{report:#?}");
     assert_eq!(report.tool_count, Some(30));
     assert_eq!(report.tool_names.len(), 30);
     assert_eq!(report.tools.len(), 30);
@@ -295,7 +295,7 @@ async fn notification_answers_are_judged_on_status_alone() {
     ] {
         let server = McpServer::start(replacing(NOTE, canned)).await;
         let report = session(&server).await;
-        assert_eq!(report.outcome, Outcome::Pass, "{report:#?}");
+        assert_eq!(report.verdict.outcome, Outcome::Pass, "{report:#?}");
         assert_eq!(
             report.requests[1].bytes, 0,
             "the notification's body is never read"
@@ -315,7 +315,7 @@ async fn exchanges_are_kept_for_explain() {
         ..SessionOptions::default()
     };
     let report = session_with(&server, &opts).await;
-    assert_eq!(report.outcome, Outcome::Pass);
+    assert_eq!(report.verdict.outcome, Outcome::Pass);
     assert_eq!(report.exchanges.len(), 3);
     let [init, note, list] = &report.exchanges[..] else {
         panic!("three exchanges");

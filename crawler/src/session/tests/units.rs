@@ -94,7 +94,7 @@ fn a_cut_tool_list_gives_its_complete_entries_only() {
 
 #[test]
 fn revisions_are_newer_only_as_later_dates() {
-    use crate::session::verdict::is_newer_revision;
+    use crate::session::judge::is_newer_revision;
     let offered = crate::session::OFFERED_PROTOCOL_VERSION;
     assert!(is_newer_revision("2026-07-28", offered));
     assert!(!is_newer_revision("2025-11-25", offered), "the same");

@@ -50,8 +50,9 @@ async fn a_401_with_a_challenge_is_partial_and_without_one_not_measured() {
     ))
     .await;
     let report = session(&server).await;
-    assert_eq!(report.outcome, Outcome::Partial, "{report:#?}");
+    assert_eq!(report.verdict.outcome, Outcome::Partial, "{report:#?}");
     assert!(report
+        .verdict
         .reason
         .starts_with("tools/list answered 401 with a WWW-Authenticate"));
 }
@@ -114,7 +115,7 @@ async fn forbidden_and_too_many_requests_are_not_measured() {
         );
         assert_eq!(server.methods(), [INIT]);
         // A 429 asks to come back later (a second look); a 403 is the server's answer.
-        assert_eq!(report.transient, status == 429, "{status}");
+        assert_eq!(report.verdict.transient, status == 429, "{status}");
     }
 }
 
@@ -129,7 +130,7 @@ async fn a_5xx_at_initialize_or_at_tools_list_is_not_measured() {
         false,
     );
     assert_eq!(server.methods(), [INIT]);
-    assert!(report.transient, "a 5xx may pass");
+    assert!(report.verdict.transient, "a 5xx may pass");
 
     let server = McpServer::start(replacing(LIST, Canned::new(503))).await;
     let report = session(&server).await;
@@ -159,7 +160,7 @@ async fn a_redirect_at_any_step_is_not_followed() {
         .await;
         let report = session(&server).await;
         assert_verdict(&report, Outcome::NotMeasured, REDIRECT_REASON, false);
-        assert_eq!(report.reason, "redirects; not followed");
+        assert_eq!(report.verdict.reason, "redirects; not followed");
         assert_eq!(server.methods(), sent, "redirect at {step}");
         let last = report.requests.last().expect("a request");
         assert_eq!(last.status, Some(status));
@@ -266,7 +267,7 @@ async fn a_server_that_speaks_only_newer_revisions_fails_with_its_own_reason_not
             false,
         );
         assert_eq!(
-            report.reason_kind,
+            report.verdict.kind,
             Some(mcpcensus_store::FailureKind::NewerRevisionOnly)
         );
     }
@@ -274,9 +275,9 @@ async fn a_server_that_speaks_only_newer_revisions_fails_with_its_own_reason_not
     let body = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"no","data":{"supported":["2026-07-28","2025-06-18"]}}}"#;
     let server = McpServer::start(replacing(INIT, Canned::json(400, body))).await;
     let report = session(&server).await;
-    assert!(report.defect, "{}", report.reason);
+    assert!(report.verdict.defect, "{}", report.verdict.reason);
     assert_eq!(
-        report.reason_kind,
+        report.verdict.kind,
         Some(mcpcensus_store::FailureKind::Answer)
     );
 }
@@ -366,9 +367,17 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
     assert!(body.len() > 100 * 1024);
     let server = McpServer::start(replacing(LIST, Canned::json(200, body.clone()))).await;
     let report = session(&server).await;
-    assert_eq!(report.outcome, Outcome::Fail, "{}", report.reason);
-    assert!(report.defect, "the survey: no JSON-RPC result, a defect");
-    assert_eq!(report.reason_kind, Some(FailureKind::BodyCap));
+    assert_eq!(
+        report.verdict.outcome,
+        Outcome::Fail,
+        "{}",
+        report.verdict.reason
+    );
+    assert!(
+        report.verdict.defect,
+        "the survey: no JSON-RPC result, a defect"
+    );
+    assert_eq!(report.verdict.kind, Some(FailureKind::BodyCap));
     // The tool names complete in the first 64 KB are kept, in order.
     let read = report.tool_names.len();
     assert!((150..400).contains(&read), "{read} names read");
@@ -377,7 +386,7 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
     assert_eq!(report.tool_names_first_25.0, expected[..25]);
     assert_eq!(report.tool_count, None, "the list was not read whole");
     assert_eq!(
-        report.reason,
+        report.verdict.reason,
         format!(
             "tools/list answered 200 (ok) with an answer over 64 KB: the first 64 KB hold no \
              complete JSON-RPC answer ({read} tool names read in them)"
@@ -392,8 +401,8 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
     ))
     .await;
     let report = session(&server).await;
-    assert_eq!(report.reason_kind, Some(FailureKind::BodyCap));
-    assert!(report.tool_names.len() >= 150, "{}", report.reason);
+    assert_eq!(report.verdict.kind, Some(FailureKind::BodyCap));
+    assert!(report.tool_names.len() >= 150, "{}", report.verdict.reason);
     assert_eq!(report.tool_names[0], "t0");
 
     // The same size over SSE, padded with notifications before the answer.
@@ -408,8 +417,12 @@ async fn an_answer_over_64_kb_is_cut_and_fails() {
     );
     let server = McpServer::start(replacing(LIST, Canned::sse(stream))).await;
     let report = session(&server).await;
-    assert_eq!(report.outcome, Outcome::Fail, "{report:#?}");
-    assert!(report.reason.contains("over 64 KB"), "{}", report.reason);
+    assert_eq!(report.verdict.outcome, Outcome::Fail, "{report:#?}");
+    assert!(
+        report.verdict.reason.contains("over 64 KB"),
+        "{}",
+        report.verdict.reason
+    );
     assert!(report.tool_names.is_empty(), "only notifications were read");
 }
 

@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use crate::mcp::{Answer, Body, Challenges, NoAnswer, RpcError};
 use crate::net::{clip, FetchError, TimeoutPhase};
+use crate::verdict::Verdict;
 
 /// The reason given for any 3xx, word for word as the survey reports it.
 pub const REDIRECT_REASON: &str = "redirects; not followed";
@@ -86,99 +87,57 @@ pub enum Reply {
     },
 }
 
-/// A verdict and its reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decision {
-    /// The outcome.
-    pub outcome: Outcome,
-    /// Why, naming the step.
-    pub reason: String,
-    /// The reason's typed kind; `None` for pass and partial.
-    pub kind: Option<FailureKind>,
-    /// The survey's defect flag.
-    pub defect: bool,
-    /// No answer, or an answer asking to come back later (429, 5xx): the failure may pass
-    /// and the site is worth a second look. Never decided on what the server wrote.
-    pub transient: bool,
+/// A verdict other than pass or partial, with its reason's kind and the survey's defect flag.
+fn failed(outcome: Outcome, kind: FailureKind, reason: impl Into<String>, defect: bool) -> Verdict {
+    let verdict = Verdict::new(outcome, kind, reason);
+    if defect {
+        verdict.defect()
+    } else {
+        verdict
+    }
 }
 
-impl Decision {
-    fn new(outcome: Outcome, reason: impl Into<String>, defect: bool) -> Self {
-        Self {
-            outcome,
-            reason: reason.into(),
-            kind: None,
-            defect,
-            transient: false,
-        }
-    }
+/// Not measured: too little time left in the scan to open the session.
+pub fn too_little_time(budget: Duration) -> Verdict {
+    failed(
+        Outcome::NotMeasured,
+        FailureKind::Deadline,
+        format!(
+            "too little time left in the scan to open the {} session: not measured",
+            seconds(budget)
+        ),
+        false,
+    )
+    .transient()
+}
 
-    /// The same decision, marked as a failure that may pass.
-    fn transient(self) -> Self {
-        Self {
-            transient: true,
-            ..self
-        }
-    }
+/// Pass: `tools/list` named tools.
+pub fn pass(count: usize, protocol_version: Option<&str>) -> Verdict {
+    let tools = if count == 1 { "tool" } else { "tools" };
+    let version = protocol_version
+        .map(|v| format!(" (protocol version {v})"))
+        .unwrap_or_default();
+    Verdict::answered(
+        Outcome::Pass,
+        format!("tools/list names {count} {tools}{version}"),
+    )
+}
 
-    /// A verdict other than pass or partial, with its reason's kind.
-    fn failed(
-        outcome: Outcome,
-        kind: FailureKind,
-        reason: impl Into<String>,
-        defect: bool,
-    ) -> Self {
-        Self {
-            kind: Some(kind),
-            ..Self::new(outcome, reason, defect)
-        }
-    }
+/// Partial: `initialize` succeeded, but the server declares no tools capability.
+pub fn no_tools_capability() -> Verdict {
+    Verdict::answered(
+        Outcome::Partial,
+        "initialize succeeded but the server declares no tools capability, so tools/list \
+         was not sent",
+    )
+}
 
-    /// Not measured: too little time left in the scan to open the session.
-    pub fn too_little_time(budget: Duration) -> Self {
-        Self::failed(
-            Outcome::NotMeasured,
-            FailureKind::Deadline,
-            format!(
-                "too little time left in the scan to open the {} session: not measured",
-                seconds(budget)
-            ),
-            false,
-        )
-        .transient()
-    }
-
-    /// Pass: `tools/list` named tools.
-    pub fn pass(count: usize, protocol_version: Option<&str>) -> Self {
-        let tools = if count == 1 { "tool" } else { "tools" };
-        let version = protocol_version
-            .map(|v| format!(" (protocol version {v})"))
-            .unwrap_or_default();
-        Self::new(
-            Outcome::Pass,
-            format!("tools/list names {count} {tools}{version}"),
-            false,
-        )
-    }
-
-    /// Partial: `initialize` succeeded, but the server declares no tools capability.
-    pub fn no_tools_capability() -> Self {
-        Self::new(
-            Outcome::Partial,
-            "initialize succeeded but the server declares no tools capability, so tools/list \
-             was not sent",
-            false,
-        )
-    }
-
-    /// Partial: `tools/list` succeeded and named no tool.
-    pub fn empty_tool_list() -> Self {
-        Self::new(
-            Outcome::Partial,
-            "initialize succeeded but tools/list names no tool",
-            false,
-        )
-    }
+/// Partial: `tools/list` succeeded and named no tool.
+pub fn empty_tool_list() -> Verdict {
+    Verdict::answered(
+        Outcome::Partial,
+        "initialize succeeded but tools/list names no tool",
+    )
 }
 
 /// What to do after one answer.
@@ -187,7 +146,7 @@ pub enum Judged {
     /// Go on; carries the JSON-RPC result of a request (`None` for the notification).
     Proceed(Option<Value>),
     /// The session ends with this verdict.
-    Decided(Decision),
+    Decided(Verdict),
 }
 
 /// Judges one answer. `budget` only words the time-limit reason.
@@ -197,7 +156,7 @@ pub fn judge(step: Step, reply: &Reply, budget: Duration) -> Judged {
         Reply::NoAnswer(err) => Judged::Decided(no_answer(step, err, budget)),
         Reply::OutOfTime => Judged::Decided(out_of_time(step, budget)),
         Reply::Broken(err) => Judged::Decided(
-            Decision::failed(
+            failed(
                 Outcome::NotMeasured,
                 err.failure_kind(),
                 format!(
@@ -226,7 +185,7 @@ fn judge_answer(
 ) -> Judged {
     let name = step.method();
     let not_measured = |what: String| {
-        Judged::Decided(Decision::failed(
+        Judged::Decided(failed(
             Outcome::NotMeasured,
             FailureKind::Answer,
             format!("{name} answered {what}: not measured"),
@@ -234,7 +193,7 @@ fn judge_answer(
         ))
     };
     if status.is_redirection() {
-        return Judged::Decided(Decision::failed(
+        return Judged::Decided(failed(
             Outcome::NotMeasured,
             FailureKind::Redirect,
             REDIRECT_REASON,
@@ -251,13 +210,12 @@ fn judge_answer(
             };
             not_measured(what.into())
         } else {
-            Judged::Decided(Decision::new(
+            Judged::Decided(Verdict::answered(
                 Outcome::Partial,
                 format!(
                     "{name} answered 401 with a WWW-Authenticate challenge ({schemes}): an agent \
                      can use it with authorization"
                 ),
-                false,
             ))
         };
     }
@@ -273,7 +231,7 @@ fn judge_answer(
             FailureKind::RateLimited
         };
         let reason = format!("{name} answered {}: not measured", status_words(status));
-        let decision = Decision::failed(Outcome::NotMeasured, kind, reason, false);
+        let decision = failed(Outcome::NotMeasured, kind, reason, false);
         return Judged::Decided(decision.transient());
     }
     if status.is_success() {
@@ -288,14 +246,8 @@ fn judge_answer(
 
 /// A 2xx answer to a request: its JSON-RPC result proceeds, anything else fails.
 fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
-    let fail = |reason: String| {
-        Judged::Decided(Decision::failed(
-            Outcome::Fail,
-            FailureKind::Answer,
-            reason,
-            true,
-        ))
-    };
+    let fail =
+        |reason: String| Judged::Decided(failed(Outcome::Fail, FailureKind::Answer, reason, true));
     match body {
         Some(Body::Answer(Answer::Result(result))) => Judged::Proceed(Some(result.clone())),
         Some(Body::Answer(Answer::Error(err))) => match newer_revision_only(name, code, err) {
@@ -309,7 +261,7 @@ fn judge_success(name: &str, code: &str, body: Option<&Body>) -> Judged {
             "{name} answered {code} with an HTML page instead of JSON-RPC"
         )),
         // Its own reason and kind, so the servers that fail only on the cap can be counted.
-        Some(Body::NoAnswer(NoAnswer::OverCap)) => Judged::Decided(Decision::failed(
+        Some(Body::NoAnswer(NoAnswer::OverCap)) => Judged::Decided(failed(
             Outcome::Fail,
             FailureKind::BodyCap,
             format!(
@@ -360,7 +312,7 @@ pub(crate) fn is_newer_revision(version: &str, offered: &str) -> bool {
 /// A refusal of the offered protocol version by a server that names only revisions newer than
 /// the survey offers (a 2026-07-28-only server): the survey's fail, with its own reason and kind,
 /// and not a defect (the server answered correctly in its own revision).
-fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Decision> {
+fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Verdict> {
     let newer = |v: &String| is_newer_revision(v, crate::session::OFFERED_PROTOCOL_VERSION);
     if !UNSUPPORTED_VERSION_CODES.contains(&err.code)
         || err.supported.is_empty()
@@ -368,7 +320,7 @@ fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Decisio
     {
         return None;
     }
-    Some(Decision::failed(
+    Some(failed(
         Outcome::Fail,
         FailureKind::NewerRevisionOnly,
         format!(
@@ -383,7 +335,7 @@ fn newer_revision_only(name: &str, code: &str, err: &RpcError) -> Option<Decisio
 }
 
 /// "another error status": 400, 404, 405, 406, 415, ... (and anything outside 2xx-5xx).
-fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
+fn other_status(name: &str, code: &str, body: Option<&Body>) -> Verdict {
     if let Some(Body::Answer(Answer::Error(err))) = body {
         if let Some(decision) = newer_revision_only(name, code, err) {
             return decision;
@@ -400,7 +352,7 @@ fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
         Some(Body::Html) => (" with an HTML page".to_owned(), true),
         _ => (String::new(), true),
     };
-    Decision::failed(
+    failed(
         Outcome::Fail,
         FailureKind::Answer,
         format!("{name} answered {code}{detail}"),
@@ -408,7 +360,7 @@ fn other_status(name: &str, code: &str, body: Option<&Body>) -> Decision {
     )
 }
 
-fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
+fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Verdict {
     let name = step.method();
     let reason = match err {
         FetchError::Timeout {
@@ -432,7 +384,7 @@ fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
             short_error(other)
         ),
     };
-    let decision = Decision::failed(Outcome::NotMeasured, err.failure_kind(), reason, false);
+    let decision = failed(Outcome::NotMeasured, err.failure_kind(), reason, false);
     if err.is_transient() {
         decision.transient()
     } else {
@@ -440,8 +392,8 @@ fn no_answer(step: Step, err: &FetchError, budget: Duration) -> Decision {
     }
 }
 
-fn out_of_time(step: Step, budget: Duration) -> Decision {
-    Decision::failed(
+fn out_of_time(step: Step, budget: Duration) -> Verdict {
+    failed(
         Outcome::NotMeasured,
         FailureKind::Timeout,
         format!(
