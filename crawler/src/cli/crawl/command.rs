@@ -1,27 +1,26 @@
 //! The crawl command: builds the run's resources, runs the pipeline, records how it ended.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::{bail, Context};
-use mcpcensus_store::clickhouse::{read_dead_letters, DEAD_LETTER_FILE};
+use anyhow::Context;
 use mcpcensus_store::{now_ms, RunManifest, RunStatus, RunWriter, Store, StoreError};
+use tokio::net::TcpListener;
 
 use super::clickhouse_done::{clickhouse_done, rows_done};
+use super::ending::{dead_letter_path, Ended};
 use super::open::{find, find_resumable, new_run, resume_run, Done, NewRun, OpenedRun};
+use super::plan::CrawlPlan;
 use super::rescan::{self, LastScans, Rescan};
 use super::selection::Selection;
 use crate::cli::args::CrawlArgs;
-use crate::cli::clickhouse::{CrawlClickHouse, Drained, SPOOL_DIR};
+use crate::cli::clickhouse::{CrawlClickHouse, SPOOL_DIR};
 use crate::cli::metrics::{Metrics, MetricsServer, MetricsSink, Sources};
 use crate::cli::setup::{build_scanner, redacted, redacted_argv, warn_if_no_session_room};
-use crate::config::{Config, LogFormat};
-use crate::input::{Exclusions, LineReader, Planner, Source};
-use crate::run::{
-    self, Counters, CrawlJob, Ending, ProgressMode, RecordSink, Scanner, Shutdown, Summary,
-};
+use crate::config::Config;
+use crate::input::{LineReader, Planner, Source};
+use crate::net::Net;
+use crate::run::{self, Counters, CrawlJob, RecordSink, Scanner, Shutdown};
 use crate::run::{DoneSet, TeeSink};
 use crate::scan::CrawlScanner;
 
@@ -51,25 +50,9 @@ pub async fn crawl_with(
     shutdown: Shutdown,
     layer: SinkLayer,
 ) -> anyhow::Result<ExitCode> {
-    let config = args.load_config()?;
-    let sources = sources(&args.inputs)?;
-    if !args.dry_run {
-        warn_if_no_session_room(&config);
-    }
-    let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
-    let (scanner, net): (Option<Arc<dyn Scanner>>, _) = if args.dry_run {
-        (None, None)
-    } else {
-        let sites = build_scanner(&config, exclusions.clone())?;
-        let net = sites.net().clone();
-        let scanner = CrawlScanner {
-            sites,
-            registry: args.registry.clone(),
-            shared: Arc::default(),
-        };
-        (Some(Arc::new(scanner)), Some(net))
-    };
-    let metrics_linger = args.metrics_linger.unwrap_or(Duration::ZERO);
+    let plan = CrawlPlan::new(args)?;
+    let (args, config) = (&plan.args, &plan.config);
+    let (scanner, net) = scanner(&plan)?.unzip();
     let metrics_listener = match args.metrics {
         Some(addr) => Some(MetricsServer::bind(addr).await?),
         None => None,
@@ -83,16 +66,16 @@ pub async fn crawl_with(
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let tee = args.out.is_some();
     // Connected before the run is opened: a resume asks it which sites are done.
     let clickhouse = match &config.clickhouse.url {
-        Some(url) => Some(CrawlClickHouse::connect(&config, url).await?),
+        Some(url) => Some(CrawlClickHouse::connect(config, url).await?),
         None => None,
     };
+    let lists = plan.sources.clone();
     let (opened, sources, rescan) =
-        open_run(&args, argv, &config, &store, sources, clickhouse.as_ref()).await?;
+        open_run(args, argv, config, &store, lists, clickhouse.as_ref()).await?;
     let OpenedRun {
-        mut manifest,
+        manifest,
         writer,
         resume,
         reload,
@@ -102,26 +85,17 @@ pub async fn crawl_with(
         Some(ch) => ch.drain_leftover_spools(&store, &run_id).await,
         None => Vec::new(),
     };
+    let tee = args.out.is_some();
     let (clickhouse, sink, lock_holder) =
-        build_sink(&config, &store, &manifest, writer, clickhouse, tee, reload).await?;
+        build_sink(config, &store, &manifest, writer, clickhouse, tee, reload).await?;
     let total_bytes = LineReader::total_bytes(&sources);
     let reader = LineReader::new(sources);
     let counters = Arc::new(Counters::for_reader(&reader));
     let (sink, metrics_server) = match metrics_listener {
         Some(listener) => {
-            let metrics = Metrics::new(Sources {
-                counters: counters.clone(),
-                net,
-                sink: clickhouse.as_ref().map(|ch| ch.live.clone()),
-                spool_dir: clickhouse
-                    .as_ref()
-                    .map(|_| config.crawl.out.join(SPOOL_DIR).join(&run_id)),
-            })?;
-            let sink: Box<dyn RecordSink> = Box::new(MetricsSink {
-                inner: sink,
-                metrics: metrics.clone(),
-            });
-            (sink, Some(MetricsServer::start(listener, metrics)?))
+            let ch = clickhouse.as_ref();
+            let (sink, server) = with_metrics(config, &run_id, listener, sink, &counters, net, ch)?;
+            (sink, Some(server))
         }
         None => (sink, None),
     };
@@ -129,102 +103,70 @@ pub async fn crawl_with(
         run_id: run_id.clone(),
         total_bytes,
         reader,
-        planner: Planner::new(config.input.shard, exclusions).with_columns(config.input.columns()),
+        planner: Planner::new(config.input.shard, plan.exclusions.clone())
+            .with_columns(config.input.columns()),
         scanner,
         sink: layer(sink),
-        concurrency: if args.dry_run {
-            config.crawl.concurrency.get()
-        } else {
-            super::limits::fit_concurrency(
-                config.crawl.concurrency.get(),
-                config.output.log_format == LogFormat::Json,
-            )?
-        },
-        max_duration: config.max_duration()?,
-        grace: Duration::from_secs(config.crawl.shutdown_grace_secs),
-        progress: progress_mode(&config),
+        concurrency: plan.concurrency,
+        max_duration: plan.max_duration,
+        grace: plan.grace,
+        progress: plan.progress,
         resume,
         admission: run::AdmissionSettings::default(),
         counters: Some(counters),
-        second_look: if args.dry_run {
-            None
-        } else {
-            config.second_look()?
-        },
+        second_look: plan.second_look,
     };
     tracing::info!(run_id = %run_id, out = %config.crawl.out.display(), dry_run = args.dry_run, "crawl started");
     let result = run::crawl(job, shutdown.clone()).await;
-    manifest.ended_at = Some(now_ms());
-    let summary = match result {
-        Ok(summary) => summary,
-        Err(e) => {
-            manifest.status = RunStatus::Failed;
-            manifest.failure = Some(format!("{e}"));
-            store.write_manifest(&manifest)?;
-            return Err(e.into());
-        }
+    let ended = Ended {
+        store: &store,
+        manifest,
+        rescan,
+        lock_holder,
+        clickhouse,
+        leftovers,
+        metrics_server,
     };
-    let dead_letters = dead_letters(&store, &run_id);
-    record_end(
-        &store,
-        &mut manifest,
-        &summary,
-        rescan.as_ref(),
-        dead_letters,
-    )?;
-    if let Some(writer) = lock_holder {
-        writer.finish()?;
+    ended.finish(&plan, result, &shutdown).await
+}
+
+/// The scanner, and the network it owns for the metrics; none in a dry run.
+fn scanner(plan: &CrawlPlan) -> anyhow::Result<Option<(Arc<dyn Scanner>, Net)>> {
+    if plan.args.dry_run {
+        return Ok(None);
     }
-    if let Some(ch) = &clickhouse {
-        ch.finish_run(&manifest, summary.written.records).await;
-    }
-    let mut stats = summary.to_json();
-    stats["counts"] = serde_json::to_value(manifest.counts.as_ref().map(|c| c.every_key()))?;
-    if !leftovers.is_empty() {
-        stats["clickhouse_spools_loaded"] = spools_json(&leftovers);
-    }
-    if let Some(path) = &args.stats_json {
-        write_stats_json(path, &stats)?;
-    }
-    if !config.output.quiet || summary.ending == Ending::Failed {
-        match config.output.log_format {
-            LogFormat::Json => eprintln!("{}", summary_line(&summary, stats)),
-            LogFormat::Text => {
-                eprint!("{summary}");
-                if let Some(r) = &rescan {
-                    eprintln!("{}", r.line());
-                }
-            }
-        }
-    }
-    if let Some(server) = metrics_server {
-        server.finish(metrics_linger).await;
-    }
-    if config.output.log_format == LogFormat::Text {
-        for d in leftovers.iter().filter(|d| d.dead_lettered > 0) {
-            eprintln!(
-                "ClickHouse rejected {} record(s) of the spool run {} left, for their content: \
-                 they are in {} with the server's errors ({} other record(s) loaded)",
-                d.dead_lettered,
-                d.run_id,
-                d.dead_letter.display(),
-                d.records
-            );
-        }
-    }
-    if dead_letters > 0 && config.output.log_format == LogFormat::Text {
-        eprintln!(
-            "ClickHouse rejected {dead_letters} record(s) for their content: they are in {} with \
-             the server's errors (every other record was inserted)",
-            dead_letter_path(&store, &run_id)?.display()
-        );
-    }
-    Ok(ExitCode::from(match summary.ending {
-        Ending::Complete => 0,
-        Ending::MaxDuration => EXIT_INCOMPLETE,
-        Ending::Interrupted => shutdown.exit_code(EXIT_INTERRUPTED),
-        Ending::Failed => EXIT_FAILED,
-    }))
+    warn_if_no_session_room(&plan.config);
+    let sites = build_scanner(&plan.config, plan.exclusions.clone())?;
+    let net = sites.net().clone();
+    let scanner = CrawlScanner {
+        sites,
+        registry: plan.args.registry.clone(),
+        shared: Arc::default(),
+    };
+    Ok(Some((Arc::new(scanner), net)))
+}
+
+/// The sink wrapped to count into the metrics, and the metrics server.
+fn with_metrics(
+    config: &Config,
+    run_id: &str,
+    listener: TcpListener,
+    sink: Box<dyn RecordSink>,
+    counters: &Arc<Counters>,
+    net: Option<Net>,
+    clickhouse: Option<&CrawlClickHouse>,
+) -> anyhow::Result<(Box<dyn RecordSink>, MetricsServer)> {
+    let metrics = Metrics::new(Sources {
+        counters: counters.clone(),
+        net,
+        sink: clickhouse.map(|ch| ch.live.clone()),
+        spool_dir: clickhouse.map(|_| config.crawl.out.join(SPOOL_DIR).join(run_id)),
+    })?;
+    let sink: Box<dyn RecordSink> = Box::new(MetricsSink {
+        inner: sink,
+        metrics: metrics.clone(),
+    });
+    Ok((sink, MetricsServer::start(listener, metrics)?))
 }
 
 /// The run's sink: the embedded store, ClickHouse, or both (`tee`: an explicit `--out`).
@@ -265,119 +207,6 @@ async fn build_sink(
     } else {
         Ok((Some(ch), ch_sink, Some(writer)))
     }
-}
-
-/// The spools of earlier runs loaded at the start, for the JSON summary.
-fn spools_json(leftovers: &[Drained]) -> serde_json::Value {
-    leftovers
-        .iter()
-        .map(|d| {
-            serde_json::json!({
-                "run_id": d.run_id,
-                "records": d.records,
-                "dead_lettered": d.dead_lettered,
-                "dead_letter_file": d.dead_letter.display().to_string(),
-            })
-        })
-        .collect()
-}
-
-fn dead_letter_path(store: &Store, run_id: &str) -> anyhow::Result<PathBuf> {
-    Ok(store.run_dir(run_id)?.join(DEAD_LETTER_FILE))
-}
-
-/// Records of the run ClickHouse rejected (the whole run's, resumes included).
-fn dead_letters(store: &Store, run_id: &str) -> u64 {
-    match dead_letter_path(store, run_id).and_then(|p| Ok(read_dead_letters(&p)?)) {
-        Ok(letters) => letters.len() as u64,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read the dead-letter file");
-            0
-        }
-    }
-}
-
-fn sources(inputs: &[String]) -> anyhow::Result<Vec<Source>> {
-    let sources: Vec<Source> = inputs.iter().map(|a| Source::parse(a)).collect();
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
-        bail!("standard input (-) can be read only once");
-    }
-    for s in &sources {
-        if let Source::File(p) = s {
-            if !p.is_file() {
-                bail!("input {} is not a readable file", p.display());
-            }
-        }
-    }
-    Ok(sources)
-}
-
-fn progress_mode(config: &Config) -> ProgressMode {
-    let every = Duration::from_secs(config.output.progress_interval_secs);
-    let mode = ProgressMode::choose(config.output.quiet, every);
-    match config.output.log_format {
-        LogFormat::Json => mode.json(every),
-        LogFormat::Text => mode,
-    }
-}
-
-/// `--stats-json`: the summary, written whole (a temporary file renamed) so a scheduler never
-/// reads half of it.
-fn write_stats_json(path: &std::path::Path, stats: &serde_json::Value) -> anyhow::Result<()> {
-    let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(stats)? + "\n";
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
-}
-
-/// The summary (`stats`: its JSON with the manifest's counts) as the last JSON line on stderr.
-fn summary_line(summary: &Summary, stats: serde_json::Value) -> String {
-    let mut line = serde_json::json!({
-        "timestamp": humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
-        "level": if summary.ending == Ending::Failed { "ERROR" } else { "INFO" },
-        "target": "summary",
-    });
-    line["summary"] = stats;
-    line.to_string()
-}
-
-/// The final manifest: status, failure and counts (over the whole run when resumed).
-fn record_end(
-    store: &Store,
-    manifest: &mut RunManifest,
-    summary: &Summary,
-    rescan: Option<&Rescan>,
-    dead_letters: u64,
-) -> anyhow::Result<()> {
-    let mut counts = summary.manifest_counts();
-    if let Some(r) = rescan {
-        r.fill(&mut counts);
-    }
-    counts.clickhouse_dead_letters = dead_letters;
-    manifest.counts = Some(counts);
-    // Each input's lines, so a run written by shards counts a list they all read once.
-    for (name, lines) in &summary.sources_read {
-        if let Some(input) = manifest
-            .provenance
-            .inputs
-            .iter_mut()
-            .find(|i| i.input == *name && i.lines.is_none())
-        {
-            input.lines = Some(*lines);
-        }
-    }
-    manifest.status = match summary.ending {
-        Ending::Complete => RunStatus::Complete,
-        Ending::Interrupted | Ending::MaxDuration => RunStatus::Interrupted,
-        Ending::Failed => RunStatus::Failed,
-    };
-    manifest.failure = summary.failure.clone();
-    if let Some(reason) = &summary.failure {
-        tracing::error!(run_id = %manifest.run_id, reason = %reason, "the run failed");
-    }
-    store.write_manifest(manifest)?;
-    Ok(())
 }
 
 /// Opens the run (new, resumed, or a new re-scan with its target list pinned) and returns it

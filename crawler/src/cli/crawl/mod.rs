@@ -2,8 +2,10 @@
 
 mod clickhouse_done;
 mod command;
+mod ending;
 pub mod limits;
 mod open;
+mod plan;
 mod reload;
 mod rescan;
 mod selection;
