@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcpcensus_store::{FailureKind, Record};
+use mcpcensus_store::Record;
 use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -14,6 +14,7 @@ use super::admission::{self, AdmissionSettings};
 use super::display;
 use super::intake::{self, Intake};
 use super::progress::{Counters, ProgressMode};
+use super::queue::{self, not_started, sleep_until_some, Next, Queue, Stops};
 use super::resume::DoneSet;
 use super::room::Room;
 use super::seat::Place;
@@ -170,14 +171,7 @@ pub async fn crawl(job: CrawlJob, shutdown: Shutdown) -> Result<Summary, Error> 
     // Sites held back when the run stopped (or while in-flight sites finished) are owed a
     // record too, and so are those waiting for a second look (their first look's).
     let looks = feed_job.second_looks.as_deref();
-    record_held(&stages, &room, looks, &feed_job.run_id).await;
-    if let Some(looks) = looks {
-        for first in looks.drain_first_looks() {
-            if stages.records.send(first).await.is_err() {
-                break;
-            }
-        }
-    }
+    queue::drain(&stages.records, &room, looks, &feed_job.run_id).await;
     let summary = finish(feed_job, stages, ending, started).await;
     display_done.cancel();
     let _ = display.await;
@@ -241,53 +235,22 @@ async fn feed(
     tokio::pin!(max_duration);
     let failed = stages.sink_failed.clone();
     let local = stages.local_exhausted.clone();
-    let mut input_open = true;
-    let looks = job.second_looks.as_deref();
-    let waiting = || looks.map_or(0, SecondLooks::waiting);
+    let mut stops = Stops {
+        failed: &failed,
+        local: &local,
+        stop: &shutdown.stop,
+        max_duration,
+    };
+    let mut queue = Queue {
+        counters: &stages.counters,
+        room,
+        looks: job.second_looks.as_deref(),
+        input_open: true,
+    };
     loop {
-        // A held site whose address has room goes before new input: it was read earlier;
-        // so does a second look whose time has come.
-        let second = || looks.and_then(|l| l.take_due(input_open));
-        let (work, given) = match room.take_held() {
-            Some((ip, site)) => (Work::Scan(site), Some(ip)),
-            None => match second() {
-                Some(site) => (Work::Scan(site), None),
-                None if !input_open && tasks.is_empty() && room.held() == 0 && waiting() == 0 => {
-                    return Ending::Complete;
-                }
-                None => {
-                    let take_input =
-                        input_open && !room.held_full() && !looks.is_some_and(SecondLooks::full);
-                    // All input taken and none held or waiting: the sites in flight finish as
-                    // before this room existed (a stop now is no stop of intake).
-                    let draining = !input_open && room.held() == 0 && waiting() == 0;
-                    let next_look = looks.and_then(|l| l.next_due(input_open));
-                    let work = tokio::select! {
-                        biased;
-                        _ = failed.cancelled() => return Ending::Failed,
-                        _ = local.cancelled() => return Ending::Failed,
-                        _ = shutdown.stop.cancelled(), if !draining => return Ending::Interrupted,
-                        _ = &mut max_duration, if !draining => return Ending::MaxDuration,
-                        // Reap finished sites so the set does not grow.
-                        Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
-                        () = room.freed() => continue,
-                        // A second look's time came.
-                        () = sleep_until_some(next_look), if next_look.is_some() => continue,
-                        work = stages.work_rx.recv(), if take_input => match work {
-                            Some(w) => {
-                                stages.counters.taken.fetch_add(1, Ordering::Relaxed);
-                                w
-                            }
-                            None => {
-                                input_open = false;
-                                stages.counters.input_done.store(true, Ordering::Relaxed);
-                                continue;
-                            }
-                        },
-                    };
-                    (work, None)
-                }
-            },
+        let (work, given) = match queue.next(&mut stages.work_rx, tasks, &mut stops).await {
+            Next::Work(work, given) => (work, given),
+            Next::Ended(ending) => return ending,
         };
         let c = &stages.counters;
         c.intake_queued
@@ -356,14 +319,6 @@ async fn unstarted(
     ending
 }
 
-fn not_started(site: &SiteJob, run_id: &str) -> Record {
-    let reason = "not started: the run stopped before this site";
-    site.record(
-        run_id,
-        Verdict::not_started(FailureKind::Interrupted, reason),
-    )
-}
-
 /// Whatever was planned but not started is recorded as not started, so every line read is
 /// accounted for and `--resume` can take those sites.
 async fn record_unstarted(stages: &mut Stages, run_id: &str) {
@@ -375,27 +330,6 @@ async fn record_unstarted(stages: &mut Stages, run_id: &str) {
         if stages.records.send(record).await.is_err() {
             break;
         }
-    }
-}
-
-/// Every site still held back for its address is recorded as not started, or by its first
-/// look when it was held for its second.
-async fn record_held(stages: &Stages, room: &Room, looks: Option<&SecondLooks>, run_id: &str) {
-    for site in room.drain_held() {
-        let record = match looks.and_then(|l| l.first_of(&site)) {
-            Some(first) => first,
-            None => not_started(&site, run_id),
-        };
-        if stages.records.send(record).await.is_err() {
-            break;
-        }
-    }
-}
-
-async fn sleep_until_some(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 

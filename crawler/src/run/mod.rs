@@ -8,6 +8,7 @@ mod expand;
 mod intake;
 mod local;
 mod progress;
+mod queue;
 mod resume;
 mod room;
 mod seat;
