@@ -1,5 +1,6 @@
 //! The record, assembled once from what the phases found: the audit runs here, once, over
-//! every document the scan fetched, and the verdict is set here and nowhere else.
+//! every document the scan fetched, and the scan's verdict is chosen here (the session's, a
+//! phase's, a pause's or the deadline's) and written by `crate::verdict`.
 
 use std::time::Duration;
 
