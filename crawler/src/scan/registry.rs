@@ -6,9 +6,11 @@
 //! server, recorded as not probeable with no request made to it. A crawl looks the names up again on every run, as the weekly
 //! re-probe of registry servers does; its intake makes the lookup (or lists the whole
 //! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
-//! remote's own scan. Every lookup waits at most the site deadline.
+//! remote's own scan. `check NAME` looks the name up inside the site deadline its scan then
+//! runs under; the crawl's intake waits at most a site deadline of the server's time for each.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
 use url::Url;
@@ -21,7 +23,7 @@ use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
 use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::LocalResource;
+use crate::net::{LocalResource, ServerDeadline};
 use crate::probe::{self, RegistryError, Remote, Resolved};
 
 /// A registry name's scan: the record (or why there is none) and the typed flag of a local
@@ -43,25 +45,21 @@ impl SiteScanner {
         run_id: &str,
         keep: bool,
     ) -> RegistryScan {
-        let client = self.net().site_client();
-        let deadline = self.settings().site_deadline;
-        let resolved = tokio::time::timeout(deadline, probe::resolve(&client, registry, name))
+        // One site deadline for the lookup and the scan after it: the lookup's time is the
+        // check's, not a second deadline's.
+        let budget = self.settings().site_deadline;
+        let deadline = ServerDeadline::after(budget, Arc::default());
+        let client = self.net().site_client_counting(deadline.waits().clone());
+        let resolved = deadline
+            .run(probe::resolve(&client, registry, name))
             .await
-            .unwrap_or_else(|_| {
-                Err(RegistryError::Fetch {
-                    url: registry.to_owned(),
-                    error: format!(
-                        "no answer within the site deadline ({} s)",
-                        deadline.as_secs()
-                    ),
-                    kind: FailureKind::Deadline,
-                })
-            });
+            .unwrap_or_else(|| Err(lookup_timed_out(registry, budget)));
         let mut local = None;
         let result = match resolved {
             Ok(resolved) => {
                 let opts = ScanOptions {
                     transcript: keep,
+                    deadline: Some(deadline),
                     ..ScanOptions::default()
                 };
                 self.scan_resolved(job, name, resolved, run_id, opts, &mut local)
@@ -83,9 +81,12 @@ impl SiteScanner {
         name: &str,
         resolved: Resolved,
         run_id: &str,
-        opts: ScanOptions,
+        mut opts: ScanOptions,
         local: &mut Option<LocalResource>,
     ) -> Result<Picked, RegistryScanError> {
+        // A deadline the lookup ran inside is the first remote's scan's: each later remote is
+        // a site of its own, with its own deadline, as in a crawl.
+        let mut lookup_deadline = opts.deadline.take();
         let remotes = match resolved {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
@@ -103,7 +104,11 @@ impl SiteScanner {
                 }
                 None => Err(RegistryScanError::NotUsable(remote.url.clone())),
                 Some(url) => {
-                    Box::pin(self.scan_remote(job, url, run_id, opts.clone(), local)).await
+                    let opts = ScanOptions {
+                        deadline: lookup_deadline.take(),
+                        ..opts.clone()
+                    };
+                    Box::pin(self.scan_remote(job, url, run_id, opts, local)).await
                 }
             };
             if pick.offer(i, remote, scanned) {
@@ -202,6 +207,18 @@ impl SiteScanner {
             transient: scanned.transient,
             held: scanned.held,
         }
+    }
+}
+
+/// A lookup the site deadline (`budget` long) ended before its answer.
+pub(super) fn lookup_timed_out(registry: &str, budget: Duration) -> RegistryError {
+    RegistryError::Fetch {
+        url: registry.to_owned(),
+        error: format!(
+            "no answer within the site deadline ({} s)",
+            budget.as_secs()
+        ),
+        kind: FailureKind::Deadline,
     }
 }
 
