@@ -3,19 +3,20 @@
 //! discovery), streamable HTTP first, then legacy SSE, until one is live (`remote_pick.rs`); a
 //! template URL is recorded without a request; in a crawl, each endpoint URL is probed once
 //! for every entry naming it (`shared_probe.rs`). An entry with only a repository is a stdio
-//! server, recorded as not probeable with no request made to it. A crawl looks the names up again on every run, as the weekly
-//! re-probe of registry servers does; its intake makes the lookup (or lists the whole
-//! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
-//! remote's own scan. `check NAME` looks the name up inside the site deadline its scan then
-//! runs under; the crawl's intake waits at most a site deadline of the server's time for each.
+//! server, recorded as not probeable with no request made to it. A crawl looks the names up
+//! again on every run, as the weekly re-probe of registry servers does; its intake makes the
+//! lookup (or lists the whole registry for `registry:*`, `registry_source.rs`), so a scan
+//! holds its place only for the remote's own scan. `check NAME` looks the name up inside the
+//! site deadline its (first remote's) scan then runs under; the crawl's intake waits at most a
+//! site deadline of the server's time for each lookup.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use mcpcensus_store::{endpoint_key, FailureKind, Outcome, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+use super::registry_error::lookup_timed_out;
 pub use super::registry_error::RegistryScanError;
 use super::registry_source::RegistrySource;
 use super::remote_pick::{Picked, RemotePick};
@@ -24,7 +25,7 @@ use super::settings::ScanOptions;
 use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
 use crate::net::{LocalResource, ServerDeadline};
-use crate::probe::{self, RegistryError, Remote, Resolved};
+use crate::probe::{self, Remote, Resolved};
 
 /// A registry name's scan: the record (or why there is none) and the typed flag of a local
 /// resource that ran out in the lookup or the scan.
@@ -207,18 +208,6 @@ impl SiteScanner {
             transient: scanned.transient,
             held: scanned.held,
         }
-    }
-}
-
-/// A lookup the site deadline (`budget` long) ended before its answer.
-pub(super) fn lookup_timed_out(registry: &str, budget: Duration) -> RegistryError {
-    RegistryError::Fetch {
-        url: registry.to_owned(),
-        error: format!(
-            "no answer within the site deadline ({} s)",
-            budget.as_secs()
-        ),
-        kind: FailureKind::Deadline,
     }
 }
 

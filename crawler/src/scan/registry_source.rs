@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::runtime::Handle;
 
-use super::registry::lookup_timed_out;
+use super::registry_error::lookup_timed_out;
 use crate::net::{Net, ServerDeadline, SiteClient};
 use crate::probe::{self, Listing, ListingError, Page, RegistryError, Resolved};
 
