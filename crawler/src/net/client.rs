@@ -35,6 +35,7 @@ use super::resolver::{ResolveError, Resolver};
 use super::retry_after::{pauses_host, retry_after};
 use super::robots::RobotsRules;
 use super::robots_cache::RobotsCache;
+use super::server_deadline::ServerDeadline;
 use super::shared::Shared;
 use super::throttle::Throttle;
 use super::tls;
@@ -102,9 +103,14 @@ impl Net {
 
     /// A new connection pool for one site; drop it when the site is done.
     pub fn site_client(&self) -> SiteClient {
+        self.site_client_counting(Arc::default())
+    }
+
+    /// The same, counting its waits on our own queues in `waits`: a ledger shared with the
+    /// site's earlier client (its registry lookup's), so one deadline holds both.
+    pub fn site_client_counting(&self, waits: Arc<OwnWaits>) -> SiteClient {
         let opts = &self.shared.opts;
         let pins = Arc::new(Pins::new(opts.max_hosts_per_site.get()));
-        let waits = Arc::new(OwnWaits::default());
         let connector = Connector::new(self.shared.clone(), pins.clone(), waits.clone());
         let pool = Arc::new(Pool::new(
             opts.pool_idle_timeout,
@@ -250,8 +256,7 @@ impl SiteClient {
         let started = Instant::now();
         // Our own waits (DNS and connection slots, politeness) are not the server's time:
         // the request's timeout and its elapsed time leave them out.
-        let waited_before = self.waits.total();
-        let waited = || self.waits.total().saturating_sub(waited_before);
+        let deadline = ServerDeadline::after(req.timeout, self.waits.clone());
         let mut url = req.url;
         // Credentials in a URL are never sent, nor quoted (removing them cannot fail for
         // http(s) URLs); nor is a fragment.
@@ -309,7 +314,9 @@ impl SiteClient {
         let asked = Instant::now();
         let gap = robots.and_then(|r| r.crawl_delay());
         self.shared.throttle.asked_by_host(&host, gap).await;
-        let started = started + asked.elapsed();
+        let paused = asked.elapsed();
+        let started = started + paused;
+        let deadline = deadline.later_by(paused);
         let politeness = self.shared.throttle.rates(&host, charged);
         self.waits.during(politeness).await;
 
@@ -318,10 +325,9 @@ impl SiteClient {
         let method = req.method;
         let headers = self.headers(req.headers);
         let body = req.body.unwrap_or_default();
-        let deadline = started + req.timeout + waited();
         let key = self.pool.key(&host, port, url.scheme() == "https");
         let exchange = self.exchange(&key, &url, url_text, method, headers, body);
-        let answer = match self.waits.deadline(deadline, exchange).await {
+        let answer = match deadline.run(exchange).await {
             None => {
                 return Err(FetchError::Timeout {
                     url: url.into(),
@@ -341,15 +347,13 @@ impl SiteClient {
                 .throttle
                 .slow_down(&host, retry_after(&answer.headers));
         }
-        let waited = waited();
-        let deadline = started + req.timeout + waited;
         Ok(FetchHead {
             status: answer.status,
             headers: answer.headers,
-            elapsed: started.elapsed().saturating_sub(waited),
+            elapsed: deadline.server_time_since(started),
             address: answer.address,
             http_version: answer.version,
-            body: BodyReader::new(answer.body, req.body_cap, deadline, url.into()),
+            body: BodyReader::new(answer.body, req.body_cap, deadline.at(), url.into()),
         })
     }
 

@@ -8,6 +8,7 @@ mod documents;
 mod endpoint_card;
 mod job;
 mod locate;
+mod pauses;
 mod phases;
 mod prober;
 mod readiness;

@@ -311,8 +311,8 @@ impl Context<'_> {
         out: &mut Phases,
     ) -> ProbeReport {
         let started = Instant::now();
-        let deadline = site.deadline();
-        let deadline = deadline.checked_sub(DEADLINE_MARGIN).unwrap_or(deadline);
+        // The probe's own timers read a fixed instant: the site deadline as it stands now.
+        let deadline = site.deadline().earlier_by(DEADLINE_MARGIN).at();
         let keep = site.keeps_transcript();
         let mut report = Box::pin(run_probe(site.client(), endpoint, deadline, keep)).await;
         site.log_requests(std::mem::take(&mut report.requests));

@@ -3,10 +3,12 @@
 //! discovery), streamable HTTP first, then legacy SSE, until one is live (`remote_pick.rs`); a
 //! template URL is recorded without a request; in a crawl, each endpoint URL is probed once
 //! for every entry naming it (`shared_probe.rs`). An entry with only a repository is a stdio
-//! server, recorded as not probeable with no request made to it. A crawl looks the names up again on every run, as the weekly
-//! re-probe of registry servers does; its intake makes the lookup (or lists the whole
-//! registry for `registry:*`, `registry_source.rs`), so a scan holds its place only for the
-//! remote's own scan. Every lookup waits at most the site deadline.
+//! server, recorded as not probeable with no request made to it. A crawl looks the names up
+//! again on every run, as the weekly re-probe of registry servers does; its intake makes the
+//! lookup (or lists the whole registry for `registry:*`, `registry_source.rs`), so a scan
+//! holds its place only for the remote's own scan. `check NAME` looks the name up inside the
+//! site deadline its (first remote's) scan then runs under; the crawl's intake waits at most a
+//! site deadline of the server's time for each lookup.
 
 use std::sync::Arc;
 
@@ -14,6 +16,7 @@ use mcpcensus_store::{endpoint_key, FailureKind, Record};
 use url::Url;
 
 use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+use super::registry_error::lookup_timed_out;
 pub use super::registry_error::RegistryScanError;
 use super::registry_source::RegistrySource;
 use super::remote_pick::{Picked, RemotePick};
@@ -21,8 +24,8 @@ use super::scanner::SiteScanner;
 use super::settings::ScanOptions;
 use super::shared_probe::{copy_for, Shared, SharedProbes};
 use crate::input::{Planned, Planner, RawLine, Shard};
-use crate::net::LocalResource;
-use crate::probe::{self, RegistryError, Remote, Resolved};
+use crate::net::{LocalResource, ServerDeadline};
+use crate::probe::{self, Remote, Resolved};
 use crate::verdict::Verdict;
 
 /// A registry name's scan: the record (or why there is none) and the typed flag of a local
@@ -44,25 +47,21 @@ impl SiteScanner {
         run_id: &str,
         keep: bool,
     ) -> RegistryScan {
-        let client = self.net().site_client();
-        let deadline = self.settings().site_deadline;
-        let resolved = tokio::time::timeout(deadline, probe::resolve(&client, registry, name))
+        // One site deadline for the lookup and the scan after it: the lookup's time is the
+        // check's, not a second deadline's.
+        let budget = self.settings().site_deadline;
+        let deadline = ServerDeadline::after(budget, Arc::default());
+        let client = self.net().site_client_counting(deadline.waits().clone());
+        let resolved = deadline
+            .run(probe::resolve(&client, registry, name))
             .await
-            .unwrap_or_else(|_| {
-                Err(RegistryError::Fetch {
-                    url: registry.to_owned(),
-                    error: format!(
-                        "no answer within the site deadline ({} s)",
-                        deadline.as_secs()
-                    ),
-                    kind: FailureKind::Deadline,
-                })
-            });
+            .unwrap_or_else(|| Err(lookup_timed_out(registry, budget)));
         let mut local = None;
         let result = match resolved {
             Ok(resolved) => {
                 let opts = ScanOptions {
                     transcript: keep,
+                    deadline: Some(deadline),
                     ..ScanOptions::default()
                 };
                 self.scan_resolved(job, name, resolved, run_id, opts, &mut local)
@@ -84,9 +83,12 @@ impl SiteScanner {
         name: &str,
         resolved: Resolved,
         run_id: &str,
-        opts: ScanOptions,
+        mut opts: ScanOptions,
         local: &mut Option<LocalResource>,
     ) -> Result<Picked, RegistryScanError> {
+        // A deadline the lookup ran inside is the first remote's scan's: each later remote is
+        // a site of its own, with its own deadline, as in a crawl.
+        let mut lookup_deadline = opts.deadline.take();
         let remotes = match resolved {
             Resolved::Stdio(repository) => {
                 let mut r = probe::stdio_record(run_id, name, &repository);
@@ -104,7 +106,11 @@ impl SiteScanner {
                 }
                 None => Err(RegistryScanError::NotUsable(remote.url.clone())),
                 Some(url) => {
-                    Box::pin(self.scan_remote(job, url, run_id, opts.clone(), local)).await
+                    let opts = ScanOptions {
+                        deadline: lookup_deadline.take(),
+                        ..opts.clone()
+                    };
+                    Box::pin(self.scan_remote(job, url, run_id, opts, local)).await
                 }
             };
             if pick.offer(i, remote, scanned) {

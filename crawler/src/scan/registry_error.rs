@@ -1,5 +1,7 @@
-//! Why a registry name gave no scan: its own small module, so the remote pick and the
-//! registry scan both name it without importing each other.
+//! Why a registry name gave no scan: its own small module, so the remote pick, the registry
+//! scan and the crawl's intake all name it without importing each other.
+
+use std::time::Duration;
 
 use mcpcensus_store::FailureKind;
 
@@ -24,5 +26,17 @@ impl RegistryScanError {
             Self::NotUsable(_) => FailureKind::InvalidUrl,
             Self::Refused(..) => FailureKind::Refused,
         }
+    }
+}
+
+/// A lookup the site deadline (`budget` long) ended before its answer.
+pub fn lookup_timed_out(registry: &str, budget: Duration) -> RegistryError {
+    RegistryError::Fetch {
+        url: registry.to_owned(),
+        error: format!(
+            "no answer within the site deadline ({} s)",
+            budget.as_secs()
+        ),
+        kind: FailureKind::Deadline,
     }
 }

@@ -1,13 +1,14 @@
 //! The registry as the crawl's intake reads it: a name looked up, or the whole list page by
-//! page, each request under the site deadline and through the guard and politeness of the
-//! crawl's network. Intake runs on its own thread, so these calls block on the crawl's
+//! page, each under a site deadline of the server's time and through the guard and politeness
+//! of the crawl's network. Intake runs on its own thread, so these calls block on the crawl's
 //! runtime; no scan place is held while they wait.
 
 use std::time::Duration;
 
 use tokio::runtime::Handle;
 
-use crate::net::{Net, SiteClient};
+use super::registry_error::lookup_timed_out;
+use crate::net::{Net, ServerDeadline, SiteClient};
 use crate::probe::{self, Listing, ListingError, Page, RegistryError, Resolved};
 
 /// The registry at one URL, with its own connection pool.
@@ -66,19 +67,14 @@ impl RegistrySource {
         })
     }
 
+    /// Runs `work` within a site deadline of the server's time: the client's own waits
+    /// (its DNS slot, politeness) move it, as they move a site's.
     fn block<F: std::future::Future>(&self, work: F) -> Option<F::Output> {
-        self.runtime
-            .block_on(async { tokio::time::timeout(self.deadline, work).await.ok() })
+        let deadline = ServerDeadline::after(self.deadline, self.client.waits().clone());
+        self.runtime.block_on(deadline.run(work))
     }
 
     fn timed_out(&self) -> RegistryError {
-        RegistryError::Fetch {
-            url: self.registry.clone(),
-            error: format!(
-                "no answer within the site deadline ({} s)",
-                self.deadline.as_secs()
-            ),
-            kind: mcpcensus_store::FailureKind::Deadline,
-        }
+        lookup_timed_out(&self.registry, self.deadline)
     }
 }

@@ -4,7 +4,6 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::time::Instant;
 use url::Url;
@@ -16,12 +15,8 @@ use super::settings::{ScanOptions, ScanSettings};
 use super::site::SiteScan;
 use crate::config::Robots;
 use crate::input::Exclusions;
-use crate::net::Net;
+use crate::net::{Net, ServerDeadline};
 use crate::verdict::Verdict;
-
-/// The deadline used when the site deadline is past what `Instant` holds: thirty years, as
-/// tokio's own "never".
-const NO_DEADLINE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 #[derive(Debug, Clone)]
 pub struct SiteScanner {
@@ -64,10 +59,12 @@ impl SiteScanner {
     /// and returns its record: the one way into a scan.
     pub async fn scan_site(&self, job: &SiteJob, run_id: &str, opts: ScanOptions) -> Scanned {
         let started = Instant::now();
-        // Checked: a deadline past what `Instant` holds is as good as none, never a panic.
-        let deadline = started
-            .checked_add(self.settings.site_deadline)
-            .unwrap_or(started + NO_DEADLINE);
+        // The deadline measures the server: our own waits (DNS slots, politeness, the site's
+        // turn on a shared address) move it later.
+        let deadline = opts
+            .deadline
+            .clone()
+            .unwrap_or_else(|| ServerDeadline::after(self.settings.site_deadline, Arc::default()));
         let record = job.record(run_id, Verdict::pending());
         let origin = match Url::parse(&job.target.origin) {
             Ok(u) => u,
@@ -78,7 +75,8 @@ impl SiteScanner {
                 return r.into();
             }
         };
-        let mut site = SiteScan::new(record, self.net.site_client(), deadline, origin);
+        let client = self.net.site_client_counting(deadline.waits().clone());
+        let mut site = SiteScan::new(record, client, deadline.clone(), origin);
         if opts.transcript {
             site.keep_transcript();
         }
@@ -88,9 +86,6 @@ impl SiteScanner {
         if self.settings.readiness {
             site.keep_robots_body();
         }
-        // The deadline measures the server: our own waits (DNS slots, politeness, the site's
-        // turn on a shared address) move it later.
-        let waits = site.client().waits().clone();
         let stop = site.stop_token();
         let mut phases = Phases::default();
         // Boxed: moved into the deadline's future, an unboxed one would be stored twice in
@@ -106,7 +101,7 @@ impl SiteScanner {
             biased;
             // A pause longer than the time left: the verdict is set in `assemble`.
             () = stop.cancelled() => None,
-            done = waits.deadline(deadline, work) => done,
+            done = deadline.run(work) => done,
         };
         if ended.is_none() {
             ctx.named_so_far(&mut phases);

@@ -7,6 +7,7 @@ use url::Url;
 
 use super::job::Seat;
 use crate::config::{Probe, Robots};
+use crate::net::ServerDeadline;
 
 /// What a scan needs besides the network.
 #[derive(Debug, Clone)]
@@ -35,4 +36,7 @@ pub struct ScanOptions {
     /// A crawl's probes by endpoint URL: a registry remote another entry named is probed
     /// once (`shared_probe.rs`); `None` probes every remote (`check`).
     pub shared: Option<Arc<super::SharedProbes>>,
+    /// The site deadline when it started before the scan (`check NAME --registry`: the
+    /// lookup ran inside it); `None` starts one of the settings' length with the scan.
+    pub deadline: Option<ServerDeadline>,
 }

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use mcpcensus_store::{DocumentLog, FailureKind, Record, RedirectHop, RequestLog, RobotsInfo};
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
+use super::pauses::Pauses;
 use crate::net::{
-    pauses_host, retry_after, Entry, FetchError, FetchHead, FetchRequest, FetchResponse,
-    LocalResource, Recorder, RobotsRules, SiteClient,
+    Entry, FetchError, FetchHead, FetchRequest, FetchResponse, LocalResource, Recorder,
+    RobotsRules, ServerDeadline, SiteClient,
 };
 
 use crate::discovery::{DISCOVERY_ACCEPT, DISCOVERY_ACCEPT_LANGUAGE as ACCEPT_LANGUAGE};
@@ -25,10 +25,6 @@ const CUT_AT_CAP: &str = "body cut at the size cap";
 /// The note of a body that ended where TLS closed without close_notify (read as its end).
 const CLOSED_WITHOUT_NOTIFY: &str =
     "body ended at a TLS close without close_notify: read as complete";
-/// Answers in a row during discovery that ask the host to be left alone (429, or a 503 that
-/// pauses it) before the scan ends: one pause is waited out, a host that asks again is
-/// refusing the crawl, and more requests would only be more load on it.
-const PAUSES_IN_A_ROW: u8 = 2;
 
 #[derive(Debug)]
 pub struct SiteScan {
@@ -36,19 +32,12 @@ pub struct SiteScan {
     /// document, redirect and robots logs as requests end.
     record: Record,
     client: SiteClient,
-    /// The site deadline before our own waits (see [`SiteScan::deadline`]).
-    base_deadline: Instant,
+    /// The site deadline (see [`SiteScan::deadline`]).
+    deadline: ServerDeadline,
     /// The origin the input names (where the homepage's redirects led is `Located`'s).
     origin: Url,
-    /// True while discovery runs: a 429 or 503 then may end the scan (see `note_pause`).
-    discovering: bool,
-    /// Why the scan ended before its phases did (a pause longer than the time left, or a
-    /// host that asked for a pause again).
-    ended_early: Option<(FailureKind, String)>,
-    /// Discovery answers in a row that paused the host.
-    pauses_in_a_row: u8,
-    /// Cancelled when the scan is to end now.
-    stop: CancellationToken,
+    /// The pauses the host asked for during discovery, which may end the scan early.
+    pauses: Pauses,
     /// A request ran out of time because the site deadline passed (not its own limit).
     hit_deadline: bool,
     /// The origins whose robots.txt this scan read; `None` when robots.txt is ignored.
@@ -84,16 +73,20 @@ pub struct ScanLogs {
 }
 
 impl SiteScan {
-    pub fn new(record: Record, client: SiteClient, deadline: Instant, origin: Url) -> SiteScan {
+    /// A scan through `client` under `deadline`, which counts `client`'s own waits.
+    pub fn new(
+        record: Record,
+        client: SiteClient,
+        deadline: ServerDeadline,
+        origin: Url,
+    ) -> SiteScan {
+        debug_assert!(Arc::ptr_eq(deadline.waits(), client.waits()));
         SiteScan {
             record,
             client,
-            base_deadline: deadline,
+            deadline,
             origin,
-            discovering: false,
-            ended_early: None,
-            pauses_in_a_row: 0,
-            stop: CancellationToken::new(),
+            pauses: Pauses::default(),
             hit_deadline: false,
             robots_read: Some(Vec::new()),
             robots_said: Vec::new(),
@@ -149,12 +142,12 @@ impl SiteScan {
 
     /// Cancelled when the scan is to end now (a pause longer than the time left).
     pub fn stop_token(&self) -> CancellationToken {
-        self.stop.clone()
+        self.pauses.stop_token()
     }
 
     /// Marks the discovery phase: its 429s and 503s may end the scan.
     pub fn set_discovering(&mut self, on: bool) {
-        self.discovering = on;
+        self.pauses.set_discovering(on);
     }
 
     /// Hands the logs over once the phases ended.
@@ -163,7 +156,7 @@ impl SiteScan {
             transcript: self.take_transcript(),
             local: self.client.local_failure(),
             record: self.record,
-            ended_early: self.ended_early,
+            ended_early: self.pauses.into_ended_early(),
             hit_deadline: self.hit_deadline,
         }
     }
@@ -338,49 +331,19 @@ impl SiteScan {
     /// The site deadline: its budget runs on the server's time, so it moves later by every
     /// wait of the site's in our own queues (DNS and connection slots, politeness, its turn on
     /// a shared address).
-    pub fn deadline(&self) -> Instant {
-        self.base_deadline + self.client.waits().total()
+    pub fn deadline(&self) -> &ServerDeadline {
+        &self.deadline
     }
 
     /// Time left before the site deadline.
     pub fn remaining(&self) -> Duration {
-        self.deadline().saturating_duration_since(Instant::now())
+        self.deadline.remaining()
     }
 
-    /// A 429 or 503 during discovery whose Retry-After is longer than the time left ends the
-    /// scan now, rather than waiting out the pause into the deadline; so does the second answer
-    /// in a row that pauses the host (a 429, or a 503 but a discovery document's bare one).
+    /// A 429 or 503 during discovery may end the scan (see `pauses.rs`).
     fn note_pause(&mut self, status: StatusCode, headers: &HeaderMap, document: bool) {
-        if !self.discovering || self.ended_early.is_some() {
-            return;
-        }
-        // The same rule the client paused the host by.
-        if !pauses_host(status, headers, !document) {
-            self.pauses_in_a_row = 0;
-            return;
-        }
-        self.pauses_in_a_row += 1;
-        let code = status.as_u16();
-        // Typed from the status, never from text: the pause says "not now".
-        let kind = if status == StatusCode::TOO_MANY_REQUESTS {
-            FailureKind::RateLimited
-        } else {
-            FailureKind::ServerError
-        };
-        if let Some(after) = retry_after(headers).filter(|after| *after > self.remaining()) {
-            let secs = after.as_secs();
-            self.end_early(kind, format!("not measured: {code}, retry after {secs} s"));
-        } else if self.pauses_in_a_row >= PAUSES_IN_A_ROW {
-            self.end_early(
-                kind,
-                format!("not measured: {code} again after the pause it asked for"),
-            );
-        }
-    }
-
-    fn end_early(&mut self, kind: FailureKind, reason: String) {
-        self.ended_early = Some((kind, reason));
-        self.stop.cancel();
+        let left = self.remaining();
+        self.pauses.note(status, headers, document, left);
     }
 
     fn discovery_get(

@@ -28,7 +28,8 @@ use crate::mcp::{
     challenge, read_answer, read_excerpt, rpc_headers, MCP_PROTOCOL_VERSION, MCP_SESSION_ID,
 };
 use crate::net::{
-    Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, TimeoutPhase, EXCERPT_BYTES,
+    Entry, FetchError, FetchHead, FetchRequest, Recorder, ServerDeadline, SiteClient, TimeoutPhase,
+    EXCERPT_BYTES,
 };
 use crate::verdict::Verdict;
 
@@ -81,27 +82,26 @@ fn fits(now: Instant, site_deadline: Instant, budget: Duration) -> bool {
     site_deadline.saturating_duration_since(now) >= budget
 }
 
-/// Runs the session against `endpoint`. `site_deadline` is the scan's deadline for the site: when
-/// it leaves less than the session's budget, nothing is sent and the verdict is not measured.
+/// Runs the session against `endpoint`. `site_deadline` is the scan's deadline for the site
+/// (counting `client`'s waits): when it leaves less than the session's budget, nothing is sent
+/// and the verdict is not measured.
 pub async fn run_session(
     client: &SiteClient,
     endpoint: &Url,
     opts: &SessionOptions,
-    site_deadline: Instant,
+    site_deadline: &ServerDeadline,
 ) -> SessionReport {
-    let now = Instant::now();
     let mut session = Session {
         client,
         endpoint,
         opts,
-        until: now + opts.budget,
-        waited_before: client.waits().total(),
+        deadline: site_deadline.within(opts.budget),
         session_id: None,
         version: HeaderValue::from_static(OFFERED_PROTOCOL_VERSION),
         report: SessionReport::new(),
         recorder: Recorder::new(opts.keep_exchanges),
     };
-    if !fits(now, site_deadline, opts.budget) {
+    if !fits(Instant::now(), site_deadline.at(), opts.budget) {
         return session.finish(judge::too_little_time(opts.budget));
     }
     let decision = session.run().await;
@@ -112,11 +112,9 @@ struct Session<'a> {
     client: &'a SiteClient,
     endpoint: &'a Url,
     opts: &'a SessionOptions,
-    /// The end of the session's budget as it started.
-    until: Instant,
-    /// The site's waits on our own queues when the session started: the session's time moves
-    /// by those that come after (they are not the server's time).
-    waited_before: Duration,
+    /// The end of the session's budget, moved by our own waits since it started (they are
+    /// not the server's time).
+    deadline: ServerDeadline,
     /// The `Mcp-Session-Id` to echo, when the server issued one.
     session_id: Option<HeaderValue>,
     /// The `MCP-Protocol-Version` to send after `initialize`.
@@ -126,12 +124,6 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    /// The end of the session's budget, less our own waits since it started.
-    fn deadline(&self) -> Instant {
-        let waits = self.client.waits().total();
-        self.until + waits.saturating_sub(self.waited_before)
-    }
-
     async fn run(&mut self) -> Verdict {
         let init = match self.step(Step::Initialize, initialize_body()).await {
             Judged::Decided(decision) => return decision,
@@ -243,7 +235,7 @@ impl Session<'_> {
             &headers,
             &body,
         );
-        let remaining = self.deadline().saturating_duration_since(Instant::now());
+        let remaining = self.deadline.remaining();
         if remaining.is_zero() {
             return Reply::OutOfTime; // nothing is sent without time to read its answer
         }
@@ -286,9 +278,7 @@ impl Session<'_> {
     /// Sends the request; without an answer's head, the log's error and the reply.
     async fn send(&self, request: FetchRequest) -> Result<FetchHead, (FailureKind, String, Reply)> {
         // The request's own timeout leaves our waits out, and so does this outer bound.
-        let waits = self.client.waits();
-        let sent = waits.deadline(self.deadline(), self.client.fetch_head(request));
-        match sent.await {
+        match self.deadline.run(self.client.fetch_head(request)).await {
             Some(Ok(head)) => Ok(head),
             // The request's timeout is the session's remaining time: the same event as the
             // outer deadline, whichever timer fires first.
@@ -319,7 +309,7 @@ impl Session<'_> {
         }
         if decided_by_status(head.status) {
             if entry.in_transcript() {
-                let wait = self.deadline().min(Instant::now() + EXCERPT_WAIT);
+                let wait = self.deadline.at().min(Instant::now() + EXCERPT_WAIT);
                 entry.excerpt(&read_excerpt(&mut head.body, EXCERPT_BYTES, wait).await);
             }
             return Ok(None);
@@ -340,7 +330,7 @@ impl Session<'_> {
             id,
             ANSWER_CAP,
             excerpt_cap,
-            self.deadline(),
+            self.deadline.at(),
         )
         .await;
         match read {

@@ -4,10 +4,12 @@
 //!
 //! ```no_run
 //! # async fn demo(site: &mcpcensus::net::SiteClient, endpoint: &url::Url) {
+//! use mcpcensus::net::ServerDeadline;
 //! use mcpcensus::session::{can_open, run_session, SessionOptions};
-//! let site_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-//! if can_open(tokio::time::Instant::now(), site_deadline) {
-//!     let report = run_session(site, endpoint, &SessionOptions::default(), site_deadline).await;
+//! let budget = std::time::Duration::from_secs(30);
+//! let site_deadline = ServerDeadline::after(budget, site.waits().clone());
+//! if can_open(tokio::time::Instant::now(), site_deadline.at()) {
+//!     let report = run_session(site, endpoint, &SessionOptions::default(), &site_deadline).await;
 //!     println!("{}: {}", report.verdict.outcome, report.verdict.reason);
 //! }
 //! # }

@@ -11,6 +11,7 @@ mod resolver;
 mod resolver_stall;
 mod retry_after;
 mod safety;
+mod server_deadline;
 mod support;
 mod throttle;
 mod unavailable;

@@ -1,29 +1,20 @@
 //! A site deadline past what `Instant` holds is as good as none: the scan runs, never panics.
 
-use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use mcpcensus_store::Outcome;
 use tokio::time::Duration;
 
-use super::SITE;
-use crate::config::{Probe, Robots};
+use super::{survey_settings, SITE};
 use crate::input::{Exclusions, Target};
 use crate::net::Net;
-use crate::scan::{ScanOptions, ScanSettings, SiteJob, SiteScanner};
+use crate::scan::{ScanOptions, SiteJob, SiteScanner};
 use crate::testkit::net_options;
 
 #[tokio::test]
 async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
     let net = Net::new(net_options(&[SITE], None)).expect("net");
-    let settings = ScanSettings {
-        site_deadline: Duration::MAX,
-        document_cap: 1 << 20,
-        tools_cap: NonZeroUsize::new(200).expect("nonzero"),
-        probe: Probe::Survey,
-        readiness: false,
-        robots: Robots::Ignore,
-    };
+    let settings = survey_settings(Duration::MAX);
     let scanner = SiteScanner::new(net, settings, Arc::new(Exclusions::default()));
     // Port 1 on loopback: refused at once.
     let job = SiteJob {

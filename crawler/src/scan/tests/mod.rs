@@ -4,16 +4,19 @@
 mod deadline;
 mod documents;
 mod locate;
+mod registry;
 mod robots;
 mod size;
 mod transient;
 
 use mcpcensus_store::{Outcome, Record};
-use tokio::time::{Duration, Instant};
+use tokio::time::Duration;
 use url::Url;
 
 use super::site::SiteScan;
-use crate::net::Net;
+use super::ScanSettings;
+use crate::config::{Probe, Robots};
+use crate::net::{Net, ServerDeadline};
 use crate::testkit::{net_options, Canned, Mode, Seen, TestPki, TestServer};
 
 /// The measured site, its `www.` name, and a name on another site.
@@ -48,8 +51,9 @@ fn scan_until(server: &TestServer, pki: &TestPki, host: &str, left: Duration) ->
     record.origin = Some(origin.to_string());
     record.host = Some(host.to_owned());
     record.registrable_domain = Some(SITE.to_owned());
-    let deadline = Instant::now() + left;
-    SiteScan::new(record, net.site_client(), deadline, origin)
+    let client = net.site_client();
+    let deadline = ServerDeadline::after(left, client.waits().clone());
+    SiteScan::new(record, client, deadline, origin)
 }
 
 /// [`scan`] with `--robots ignore`: the tests of redirects and documents see only their own
@@ -58,6 +62,18 @@ fn scan_ignoring_robots(server: &TestServer, pki: &TestPki, host: &str) -> SiteS
     let mut site = scan(server, pki, host);
     site.ignore_robots();
     site
+}
+
+/// The survey's scan (no deep probe, no readiness, robots.txt ignored) with `site_deadline`.
+fn survey_settings(site_deadline: Duration) -> ScanSettings {
+    ScanSettings {
+        site_deadline,
+        document_cap: 1 << 20,
+        tools_cap: std::num::NonZeroUsize::new(200).expect("nonzero"),
+        probe: Probe::Survey,
+        readiness: false,
+        robots: Robots::Ignore,
+    }
 }
 
 /// `host` and path of each request, in order.

@@ -12,13 +12,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use mcpcensus_store::Outcome;
-use tokio::time::{Duration, Instant};
+use tokio::time::Duration;
 use url::Url;
 
 use super::SITE;
 use crate::config::{Probe, Robots};
 use crate::input::Exclusions;
-use crate::net::Net;
+use crate::net::{Net, ServerDeadline};
 use crate::scan::phases::{Context, Phases};
 use crate::scan::site::SiteScan;
 use crate::scan::{ScanOptions, ScanSettings, Seat, SiteJob, SiteScanner};
@@ -76,10 +76,11 @@ fn the_work_a_site_in_flight_holds_stays_small() {
     };
     let job = SiteJob::registry(SITE, SITE, 1);
     let origin = Url::parse(&format!("https://{SITE}/")).expect("url");
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let client = net.site_client();
+    let deadline = ServerDeadline::after(Duration::from_secs(30), client.waits().clone());
     let mut site = SiteScan::new(
         job.record("run", crate::verdict::Verdict::of(Outcome::Pass, "")),
-        net.site_client(),
+        client,
         deadline,
         origin,
     );

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use mcpcensus_store::Outcome;
 use serde_json::json;
-use tokio::time::Instant;
 
 use super::server::{site_client, Canned, McpServer, Seen, SessionServer};
+use crate::net::ServerDeadline;
 use crate::session::{run_session, SessionOptions, SessionReport};
 
 pub(super) const INIT: &str = "initialize";
@@ -61,8 +61,8 @@ pub(super) fn replacing(
 
 pub(super) async fn session_with(server: &McpServer, opts: &SessionOptions) -> SessionReport {
     let site = site_client();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    run_session(&site, &server.endpoint(), opts, deadline).await
+    let deadline = ServerDeadline::after(Duration::from_secs(60), site.waits().clone());
+    run_session(&site, &server.endpoint(), opts, &deadline).await
 }
 
 pub(super) async fn session(server: &McpServer) -> SessionReport {

@@ -387,8 +387,9 @@ async fn waits_for_the_hosts_rate_do_not_count_against_the_sessions_time() {
         ..SessionOptions::default()
     };
     let started = Instant::now();
-    let deadline = started + Duration::from_secs(60);
-    let report = crate::session::run_session(&site, &server.endpoint(), &opts, deadline).await;
+    let deadline =
+        crate::net::ServerDeadline::new(started + Duration::from_secs(60), site.waits().clone());
+    let report = crate::session::run_session(&site, &server.endpoint(), &opts, &deadline).await;
     assert_verdict(
         &report,
         Outcome::Pass,

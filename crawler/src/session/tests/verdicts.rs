@@ -11,6 +11,7 @@ use super::script::{
     INIT, LIST, NOTE,
 };
 use super::server::{site_client, Canned, McpServer, SessionServer};
+use crate::net::ServerDeadline;
 use crate::session::{can_open, run_session, SessionOptions, REDIRECT_REASON, SESSION_BUDGET};
 
 #[tokio::test]
@@ -480,12 +481,12 @@ async fn too_little_time_left_sends_nothing() {
 
     let server = McpServer::start(plain_server).await;
     let site = site_client();
-    let deadline = Instant::now() + Duration::from_secs(11);
+    let deadline = ServerDeadline::after(Duration::from_secs(11), site.waits().clone());
     let report = run_session(
         &site,
         &server.endpoint(),
         &SessionOptions::default(),
-        deadline,
+        &deadline,
     )
     .await;
     assert_verdict(
@@ -507,12 +508,13 @@ async fn a_guard_refusal_or_no_answer_is_not_measured() {
         ..super::server::net_options()
     })
     .expect("net");
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let site = net.site_client();
+    let deadline = ServerDeadline::after(Duration::from_secs(60), site.waits().clone());
     let report = run_session(
-        &net.site_client(),
+        &site,
         &server.endpoint(),
         &SessionOptions::default(),
-        deadline,
+        &deadline,
     )
     .await;
     assert_verdict(
@@ -535,13 +537,9 @@ async fn a_guard_refusal_or_no_answer_is_not_measured() {
     };
     let endpoint =
         url::Url::parse(&format!("http://{}:{closed}/mcp", super::server::HOST)).expect("url");
-    let report = run_session(
-        &site_client(),
-        &endpoint,
-        &SessionOptions::default(),
-        deadline,
-    )
-    .await;
+    let site = site_client();
+    let deadline = ServerDeadline::after(Duration::from_secs(60), site.waits().clone());
+    let report = run_session(&site, &endpoint, &SessionOptions::default(), &deadline).await;
     assert_verdict(
         &report,
         Outcome::NotMeasured,
