@@ -71,7 +71,9 @@ impl RegistrySource {
     /// (its DNS slot, politeness) move it, as they move a site's.
     fn block<F: std::future::Future>(&self, work: F) -> Option<F::Output> {
         let deadline = ServerDeadline::after(self.deadline, self.client.waits().clone());
-        self.runtime.block_on(deadline.run(work))
+        // Built inside the runtime: intake's thread has no timer of its own, and the
+        // deadline's sleep needs one when it is made.
+        self.runtime.block_on(async { deadline.run(work).await })
     }
 
     fn timed_out(&self) -> RegistryError {

@@ -54,3 +54,34 @@ async fn a_slow_lookup_spends_the_sites_deadline_not_a_second_one() {
     assert_eq!(posts, 0, "the session opened on a second deadline");
     assert!(started.elapsed() < site_deadline);
 }
+
+// Intake looks names up from its own thread, off the runtime: the lookup's deadline must be
+// made inside the runtime it blocks on (a timer made outside one panics, and the run with it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn intakes_thread_looks_a_name_up_under_the_server_deadline() {
+    let (server, pki) = server(|seen| {
+        let remote = on(seen, SITE, "/mcp");
+        let entry = serde_json::json!({"servers": [{"server": {
+            "name": NAME,
+            "remotes": [{"type": "streamable-http", "url": remote}],
+        }}]});
+        Canned::json(200, entry.to_string())
+    })
+    .await;
+    let net = Net::new(net_options(&[SITE, WWW, OTHER], Some(&pki))).expect("net");
+    let source =
+        crate::scan::RegistrySource::new(&net, &origin(&server, OTHER), Duration::from_secs(30));
+    let looked_up = tokio::task::spawn_blocking(move || {
+        std::thread::spawn(move || source.lookup(NAME))
+            .join()
+            .map_err(|_| "the lookup panicked on intake's thread")
+    })
+    .await
+    .expect("joined");
+    let resolved = looked_up.expect("no panic").expect("the name resolves");
+    let crate::probe::Resolved::Remotes(remotes) = resolved else {
+        panic!("{resolved:?}: expected the entry's remote");
+    };
+    assert_eq!(remotes.len(), 1);
+    assert!(remotes[0].url.ends_with("/mcp"), "{:?}", remotes[0]);
+}
