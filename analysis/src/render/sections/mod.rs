@@ -4,6 +4,7 @@
 mod breakdowns;
 mod capabilities;
 mod methods;
+mod outcomes;
 mod readiness;
 mod registry;
 mod trends;
