@@ -76,7 +76,14 @@ pub const REFUSED_KINDS: [K; 6] = [
 
 /// Kinds that say nothing answered: an entry with one of them is `dead` (the SQL gets this
 /// list written into it too).
-pub const NO_ANSWER_KINDS: [K; 6] = [K::Dns, K::Connect, K::Tls, K::Timeout, K::Deadline, K::Reset];
+pub const NO_ANSWER_KINDS: [K; 6] = [
+    K::Dns,
+    K::Connect,
+    K::Tls,
+    K::Timeout,
+    K::Deadline,
+    K::Reset,
+];
 
 fn refused(kind: Option<K>) -> bool {
     kind.is_some_and(|k| REFUSED_KINDS.contains(&k))

@@ -44,8 +44,14 @@ pub async fn run_report(
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
     let (findings, grades, platforms, deprecated, tlds, reason_kinds, rank_slots, readiness) = tokio::try_join!(
-        all::<FindingRow>(sql::query(c, sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
-        all::<GradeRow>(sql::query(c, sql::GRADES).bind(run_id).bind(run_id), "grades"),
+        all::<FindingRow>(
+            sql::query(c, sql::FINDINGS).bind(run_id).bind(run_id),
+            "findings"
+        ),
+        all::<GradeRow>(
+            sql::query(c, sql::GRADES).bind(run_id).bind(run_id),
+            "grades"
+        ),
         all::<PlatformRow>(
             sql::query(c, sql::PLATFORMS)
                 .bind(run_id)
@@ -60,7 +66,10 @@ pub async fn run_report(
             sql::query(c, sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
             "adoption_by_tld"
         ),
-        all::<ReasonKindRow>(sql::query(c, sql::REASON_KINDS).bind(run_id), "reason_kinds"),
+        all::<ReasonKindRow>(
+            sql::query(c, sql::REASON_KINDS).bind(run_id),
+            "reason_kinds"
+        ),
         all::<RankSlotRow>(sql::query(c, sql::RANK_SLOTS).bind(run_id), "rank_slots"),
         all::<ReadinessRow>(sql::query(c, sql::READINESS).bind(run_id), "readiness"),
     )?;
@@ -137,8 +146,14 @@ pub async fn run_report(
             sql::query(c, sql::SURFACE_SIGNALS).bind(run_id),
             "surface_signals"
         ),
-        all::<LookRow>(sql::query(c, sql::SECOND_LOOKS).bind(run_id), "second_looks"),
-        all::<NotNowRow>(sql::query(c, sql::NOT_NOW).bind(run_id).bind(run_id), "not_now"),
+        all::<LookRow>(
+            sql::query(c, sql::SECOND_LOOKS).bind(run_id),
+            "second_looks"
+        ),
+        all::<NotNowRow>(
+            sql::query(c, sql::NOT_NOW).bind(run_id).bind(run_id),
+            "not_now"
+        ),
     )?;
     for row in not_now {
         let map = if row.figure == "robots_kept_out" {
@@ -172,7 +187,9 @@ async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport
             "registry_classes",
         ),
         all::<RegistryOverlapRow>(
-            sql::query(c, sql::REGISTRY_OVERLAP).bind(top_n).bind(run_id),
+            sql::query(c, sql::REGISTRY_OVERLAP)
+                .bind(top_n)
+                .bind(run_id),
             "registry_overlap",
         ),
     )?;

@@ -79,7 +79,8 @@ impl Runs {
     /// The run started last among those with records or a `runs` row (dry runs included, as
     /// the embedded store's latest manifest), ties by run id.
     pub async fn latest(&self, c: &Client) -> Result<Option<String>, AnalysisError> {
-        let with_records: Vec<RunFirstRow> = all(sql::query(c, sql::LATEST_RUN), "latest_run").await?;
+        let with_records: Vec<RunFirstRow> =
+            all(sql::query(c, sql::LATEST_RUN), "latest_run").await?;
         let mut starts: BTreeMap<&str, u64> = with_records
             .iter()
             .map(|r| {

@@ -11,7 +11,10 @@ use crate::model::RANK_BUCKETS;
 /// Every placeholder and its text, in the order they are filled.
 pub fn placeholders() -> [(&'static str, String); 9] {
     [
-        ("{not_scanned}", quoted(NOT_SCANNED.iter().map(|o| o.as_str()))),
+        (
+            "{not_scanned}",
+            quoted(NOT_SCANNED.iter().map(|o| o.as_str())),
+        ),
         ("{rank_slot}", rank_slot_expr()),
         ("{refused_kinds}", quoted(kinds(&REFUSED_KINDS))),
         ("{no_answer_kinds}", quoted(kinds(&NO_ANSWER_KINDS))),

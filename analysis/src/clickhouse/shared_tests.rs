@@ -126,7 +126,11 @@ fn the_capability_columns_follow_column_of() {
     let tags = fill("{capability_tags}");
     let counts = fill("{capability_counts}");
     let tags: Vec<&str> = tags[1..tags.len() - 1].split(", ").collect();
-    assert_eq!(counts.matches("ifNull(").count() + 1, tags.len(), "{counts}");
+    assert_eq!(
+        counts.matches("ifNull(").count() + 1,
+        tags.len(),
+        "{counts}"
+    );
     for (at, tag) in tags.iter().enumerate() {
         assert_eq!(column_of(tag.trim_matches('\'')), Some(at), "{tag}");
     }

@@ -299,7 +299,9 @@ fn ranks(r: &RunReport) -> Table {
         ],
     )
     .note(
-        "Cumulative buckets of the input's rank, as the Web Almanac reports them (top 1k holds          the sites ranked 1 to 1,000; top 10k those ranked 1 to 10,000, ...); CrUX ranks are its          buckets. Shown when the input lists had ranks.",
+        "Cumulative buckets of the input's rank, as the Web Almanac reports them (top 1k holds \
+         the sites ranked 1 to 1,000; top 10k those ranked 1 to 10,000, ...); CrUX ranks are its \
+         buckets. Shown when the input lists had ranks.",
     )
     .bars(4, "%");
     t.rows = r

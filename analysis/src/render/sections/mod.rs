@@ -120,6 +120,17 @@ impl Table {
         self
     }
 
+    /// Per column, whether every row holds a number there (shown aligned right).
+    pub fn numeric_columns(&self) -> Vec<bool> {
+        (0..self.columns.len())
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .all(|r| r.get(i).is_some_and(|c| c.number().is_some()))
+            })
+            .collect()
+    }
+
     /// A table of name and count per entry of a map, drawn as bars.
     pub fn counts<'a>(
         id: &str,
