@@ -11,6 +11,8 @@ mod methods;
 #[cfg(test)]
 mod methods_tests;
 pub mod model;
+mod model_methods;
+mod model_rank;
 mod model_registry;
 pub mod readiness;
 mod registry;

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use mcpcensus_store::FailureKind;
 
+pub use crate::model_methods::*;
+pub use crate::model_rank::*;
 pub use crate::model_registry::RegistryReport;
 use serde::{Deserialize, Serialize};
 
@@ -290,86 +292,6 @@ impl SecondLookCounts {
     }
 }
 
-/// The rank buckets: each a cumulative "top N" (sites whose rank is at most N).
-pub const RANK_BUCKETS: [(&str, u64); 5] = [
-    ("top 1k", 1_000),
-    ("top 10k", 10_000),
-    ("top 100k", 100_000),
-    ("top 1M", 1_000_000),
-    ("top 10M", 10_000_000),
-];
-/// The bucket of every ranked site, whatever its rank.
-pub const ALL_RANKED: &str = "all ranked";
-/// The bucket of sites whose input line had no rank.
-pub const UNRANKED: &str = "unranked";
-
-/// The exclusive bucket a rank falls in (0 to 4: its smallest "top N"; 5: past 10M; 6: no
-/// rank), as both back ends count them before the buckets are made cumulative.
-pub fn rank_slot(rank: Option<u64>) -> usize {
-    match rank {
-        None | Some(0) => RANK_BUCKETS.len() + 1,
-        Some(r) => RANK_BUCKETS
-            .iter()
-            .position(|(_, top)| r <= *top)
-            .unwrap_or(RANK_BUCKETS.len()),
-    }
-}
-
-/// Adoption among the scanned sites of one rank bucket.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RankBucket {
-    pub bucket: String,
-    /// The bucket's largest rank (`None`: every ranked site, or the unranked ones).
-    pub max_rank: Option<u64>,
-    pub scanned: u64,
-    /// Scanned sites with an API or agent surface.
-    pub surface: u64,
-    pub endpoints: u64,
-    pub passing: u64,
-}
-
-impl RankBucket {
-    fn add(&mut self, other: &RankBucket) {
-        self.scanned += other.scanned;
-        self.surface += other.surface;
-        self.endpoints += other.endpoints;
-        self.passing += other.passing;
-    }
-}
-
-impl RunReport {
-    /// Fills `adoption_by_rank` from the counts of each exclusive slot ([`rank_slot`]); both
-    /// back ends count those, this makes them cumulative. Nothing when no site has a rank.
-    pub fn set_rank_buckets(&mut self, slots: &[RankBucket; RANK_BUCKETS.len() + 2]) {
-        let ranked = &slots[..=RANK_BUCKETS.len()];
-        if ranked.iter().all(|s| s.scanned == 0) {
-            self.adoption_by_rank.clear();
-            return;
-        }
-        let mut running = RankBucket::default();
-        let mut out = Vec::with_capacity(RANK_BUCKETS.len() + 2);
-        for ((name, top), slot) in RANK_BUCKETS.iter().zip(ranked) {
-            running.add(slot);
-            out.push(RankBucket {
-                bucket: (*name).to_owned(),
-                max_rank: Some(*top),
-                ..running.clone()
-            });
-        }
-        running.add(&ranked[RANK_BUCKETS.len()]);
-        out.push(RankBucket {
-            bucket: ALL_RANKED.to_owned(),
-            ..running
-        });
-        out.push(RankBucket {
-            bucket: UNRANKED.to_owned(),
-            max_rank: None,
-            ..slots[RANK_BUCKETS.len() + 1].clone()
-        });
-        self.adoption_by_rank = out;
-    }
-}
-
 /// Scanned sites of one outcome whose verdict has one typed reason kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReasonKindCount {
@@ -496,84 +418,6 @@ pub struct HistoryPoint {
     pub passing_platforms_once: u64,
     /// Records per outcome.
     pub outcomes: BTreeMap<String, u64>,
-}
-
-/// How the data was taken: one entry per run in the history, read from its manifest, and
-/// how the outcomes map to the measurement's five.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Methods {
-    pub runs: Vec<RunMethods>,
-    pub outcome_mapping: Vec<OutcomeMapping>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunMethods {
-    pub run_id: String,
-    /// False when no manifest was at hand (a ClickHouse report without `--from`).
-    pub manifest: bool,
-    pub started_at: Option<String>,
-    pub ended_at: Option<String>,
-    pub status: Option<String>,
-    /// The manifest's `provenance`: the release (`mcpcensus 0.1.0`), the build (target and
-    /// profile) and the public suffix list compiled in; `None` when it does not record one.
-    pub mcpcensus_version: Option<String>,
-    pub build: Option<String>,
-    pub public_suffix_list: Option<String>,
-    /// The settings that change verdicts, as the run's effective config held them.
-    pub settings: Vec<Setting>,
-    /// The run's input lines, each counted once however many shards read it.
-    pub lines_read: Option<u64>,
-    /// Each input list as read, with its size and checksum (the manifest's provenance); a
-    /// file several shards read is listed once.
-    pub inputs: Vec<InputFile>,
-    /// A run written by `crawl --shard K/N` processes: each shard's part as its manifest
-    /// says; empty for a run of every site written by one process.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shards: Vec<ShardMethods>,
-    /// The shards of the run no manifest was found for (`1/4`), so its records are missing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shards_missing: Vec<String>,
-}
-
-/// One shard's part of a run, from that process's manifest.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardMethods {
-    /// `K/N`, as `--shard` gave it.
-    pub shard: String,
-    pub status: String,
-    pub started_at: String,
-    pub ended_at: Option<String>,
-    pub lines_read: Option<u64>,
-    pub records_written: Option<u64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Setting {
-    pub name: String,
-    /// `None`: not recorded in the manifest.
-    pub value: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputFile {
-    /// The path as given, or `-` for standard input (which has no size or checksum).
-    pub path: String,
-    pub bytes: Option<u64>,
-    /// XXH3-64 of the file's bytes, 16 hex digits.
-    pub xxh3_64: Option<String>,
-    /// The lines read from it (absent when the manifest does not say).
-    #[serde(default)]
-    pub lines: Option<u64>,
-    /// The shards that read it; empty for a run of every site.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub read_by: Vec<String>,
-}
-
-/// A record outcome and the measurement outcome it stands for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OutcomeMapping {
-    pub outcome: String,
-    pub measured_as: String,
 }
 
 pub const REPORT_SCHEMA_VERSION: u32 = 3;

@@ -9,12 +9,18 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::record::{Outcome, Record};
 
-/// Outcomes of sites the crawler did not scan.
+/// Outcomes of sites the crawler did not scan: the one list, which the ClickHouse report
+/// queries get written into them (analysis/src/clickhouse/shared.rs).
+pub const NOT_SCANNED: [Outcome; 4] = [
+    Outcome::InvalidInput,
+    Outcome::Excluded,
+    Outcome::Planned,
+    Outcome::NotStarted,
+];
+
+/// Whether the crawler scanned the site (its outcome is none of [`NOT_SCANNED`]).
 pub fn scanned(outcome: Outcome) -> bool {
-    !matches!(
-        outcome,
-        Outcome::InvalidInput | Outcome::Excluded | Outcome::Planned | Outcome::NotStarted
-    )
+    !NOT_SCANNED.contains(&outcome)
 }
 
 /// Where a site measured at another origin than its input's moved, as the reports count it.

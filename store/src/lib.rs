@@ -29,7 +29,7 @@ mod vocab;
 pub use bound::bound;
 pub use derived::{
     document_kinds, endpoint_key, endpoint_site, mcp_get_status, not_now_reading, origin_move,
-    request_error_kinds, robots_kept_out, scanned, server_fingerprint, OriginMove,
+    request_error_kinds, robots_kept_out, scanned, server_fingerprint, OriginMove, NOT_SCANNED,
 };
 pub use error::StoreError;
 pub use export::{write_jsonl, write_tables, TableFormat};
@@ -39,6 +39,7 @@ pub use first_tools::{
 pub use record::*;
 pub use registry::{
     initialized_400, registry_class, registry_server, signin_redirect, RegistryClass,
+    NO_ANSWER_KINDS, REFUSED_KINDS,
 };
 pub use serde_helpers::rfc3339_ms::format as format_timestamp;
 pub(crate) use serde_helpers::{json_text, rfc3339_ms, rfc3339_ms_opt};

@@ -63,12 +63,30 @@ pub fn registry_server(r: &Record) -> Option<&str> {
     Some(&r.input[9..])
 }
 
-/// Kinds that say the remote was never requested by our own rules.
+/// Kinds that say the remote was never requested by our own rules (the SQL gets this list
+/// written into it).
+pub const REFUSED_KINDS: [K; 6] = [
+    K::NoEndpoint,
+    K::Refused,
+    K::InvalidUrl,
+    K::Guard,
+    K::Robots,
+    K::OptedOut,
+];
+
+/// Kinds that say nothing answered: an entry with one of them is `dead` (the SQL gets this
+/// list written into it too).
+pub const NO_ANSWER_KINDS: [K; 6] = [
+    K::Dns,
+    K::Connect,
+    K::Tls,
+    K::Timeout,
+    K::Deadline,
+    K::Reset,
+];
+
 fn refused(kind: Option<K>) -> bool {
-    matches!(
-        kind,
-        Some(K::NoEndpoint | K::Refused | K::InvalidUrl | K::Guard | K::Robots | K::OptedOut)
-    )
+    kind.is_some_and(|k| REFUSED_KINDS.contains(&k))
 }
 
 /// The class of a registry entry's record; `None` for a site of the web and for an entry not
@@ -97,8 +115,8 @@ pub fn registry_class(r: &Record) -> Option<RegistryClass> {
         _ if gated => C::AuthGated,
         (Outcome::Partial, _) | (_, Some(K::NewerRevisionOnly)) => C::Live,
         (_, Some(K::Redirect)) => C::HttpNotMcp,
-        (Outcome::Unreachable, _)
-        | (_, Some(K::Dns | K::Connect | K::Tls | K::Timeout | K::Deadline | K::Reset)) => C::Dead,
+        (Outcome::Unreachable, _) => C::Dead,
+        (_, Some(k)) if NO_ANSWER_KINDS.contains(&k) => C::Dead,
         (_, Some(K::ServerError)) if first_kind == Some(K::ServerError) => C::Dead,
         (_, Some(K::ServerError | K::RateLimited)) => C::NoVerdict,
         _ if refused(kind) => C::NotProbeable,

@@ -24,8 +24,7 @@ fn bind_sites(mut q: Query, base: &str, run: &str) -> Query {
 
 pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison, AnalysisError> {
     let cap = LIST_CAP as u64;
-    let q = c
-        .query(&compare_query(sql::COMPARE))
+    let q = sql::query(c, &compare_query(sql::COMPARE))
         .bind(cap)
         .bind(cap)
         .bind(cap)
@@ -34,7 +33,7 @@ pub async fn comparison(c: &Client, base: &str, run: &str) -> Result<Comparison,
         .bind(cap)
         .bind(cap);
     let row: CompareRow = one(bind_sites(q, base, run), "compare").await?;
-    let q = c.query(&compare_query(sql::TRANSITIONS));
+    let q = sql::query(c, &compare_query(sql::TRANSITIONS));
     let transitions: Vec<TransitionRow> = all(bind_sites(q, base, run), "transitions").await?;
     let delta = |now: u64, before: u64| now as i64 - before as i64;
     Ok(Comparison {
@@ -81,8 +80,7 @@ async fn tool_changes_of(
 ) -> Result<crate::tool_changes::ToolChanges, AnalysisError> {
     use crate::tool_changes::{tool_changes, ServerTools, ToolState, LISTED};
     use std::collections::BTreeMap;
-    let q = c
-        .query(sql::TOOL_CHANGES)
+    let q = sql::query(c, sql::TOOL_CHANGES)
         .bind(base)
         .bind(run)
         .bind(base)

@@ -18,10 +18,10 @@ pub async fn history(
     platform_min_sites: u64,
 ) -> Result<Vec<HistoryPoint>, AnalysisError> {
     let (rows, outcomes, platforms) = tokio::try_join!(
-        all::<HistoryRow>(c.query(sql::HISTORY), "history"),
-        all::<RunOutcomeRow>(c.query(sql::HISTORY_OUTCOMES), "history_outcomes"),
+        all::<HistoryRow>(sql::query(c, sql::HISTORY), "history"),
+        all::<RunOutcomeRow>(sql::query(c, sql::HISTORY_OUTCOMES), "history_outcomes"),
         all::<RunPlatformsRow>(
-            c.query(sql::HISTORY_PLATFORMS).bind(platform_min_sites),
+            sql::query(c, sql::HISTORY_PLATFORMS).bind(platform_min_sites),
             "history_platforms"
         ),
     )?;

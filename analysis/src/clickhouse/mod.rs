@@ -11,6 +11,7 @@ mod query;
 mod rows;
 mod run;
 mod runs;
+pub mod shared;
 pub mod sql;
 
 pub use build::build_clickhouse;

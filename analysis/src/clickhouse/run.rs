@@ -34,35 +34,44 @@ pub async fn run_report(
 ) -> Result<RunReport, AnalysisError> {
     let top_n = settings.top_n as u64;
     let (totals, outcomes, documents, fields, tools, top_tool_names, top_domains, top_ips) = tokio::try_join!(
-        one::<TotalsRow>(c.query(sql::RUN_TOTALS).bind(run_id), "run_totals"),
-        all::<OutcomeRow>(c.query(sql::OUTCOMES).bind(run_id), "outcomes"),
-        all::<EntryRow>(c.query(sql::DOCUMENTS).bind(run_id), "documents"),
+        one::<TotalsRow>(sql::query(c, sql::RUN_TOTALS).bind(run_id), "run_totals"),
+        all::<OutcomeRow>(sql::query(c, sql::OUTCOMES).bind(run_id), "outcomes"),
+        all::<EntryRow>(sql::query(c, sql::DOCUMENTS).bind(run_id), "documents"),
         field_counts(c, run_id),
-        one::<ToolCountsRow>(c.query(sql::TOOL_COUNTS).bind(run_id), "tool_counts"),
+        one::<ToolCountsRow>(sql::query(c, sql::TOOL_COUNTS).bind(run_id), "tool_counts"),
         top(c, sql::TOP_TOOL_NAMES, "top_tool_names", run_id, top_n),
         top(c, sql::TOP_DOMAINS, "top_domains", run_id, top_n),
         top(c, sql::TOP_IPS, "top_ips", run_id, top_n),
     )?;
     let (findings, grades, platforms, deprecated, tlds, reason_kinds, rank_slots, readiness) = tokio::try_join!(
-        all::<FindingRow>(c.query(sql::FINDINGS).bind(run_id).bind(run_id), "findings"),
-        all::<GradeRow>(c.query(sql::GRADES).bind(run_id).bind(run_id), "grades"),
+        all::<FindingRow>(
+            sql::query(c, sql::FINDINGS).bind(run_id).bind(run_id),
+            "findings"
+        ),
+        all::<GradeRow>(
+            sql::query(c, sql::GRADES).bind(run_id).bind(run_id),
+            "grades"
+        ),
         all::<PlatformRow>(
-            c.query(sql::PLATFORMS)
+            sql::query(c, sql::PLATFORMS)
                 .bind(run_id)
                 .bind(settings.platform_min_sites),
             "platforms"
         ),
         all::<ValueRow>(
-            c.query(sql::DEPRECATED_FEATURES).bind(run_id),
+            sql::query(c, sql::DEPRECATED_FEATURES).bind(run_id),
             "deprecated_features"
         ),
         all::<TldRow>(
-            c.query(sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
+            sql::query(c, sql::ADOPTION_BY_TLD).bind(run_id).bind(top_n),
             "adoption_by_tld"
         ),
-        all::<ReasonKindRow>(c.query(sql::REASON_KINDS).bind(run_id), "reason_kinds"),
-        all::<RankSlotRow>(c.query(sql::RANK_SLOTS).bind(run_id), "rank_slots"),
-        all::<ReadinessRow>(c.query(sql::READINESS).bind(run_id), "readiness"),
+        all::<ReasonKindRow>(
+            sql::query(c, sql::REASON_KINDS).bind(run_id),
+            "reason_kinds"
+        ),
+        all::<RankSlotRow>(sql::query(c, sql::RANK_SLOTS).bind(run_id), "rank_slots"),
+        all::<ReadinessRow>(sql::query(c, sql::READINESS).bind(run_id), "readiness"),
     )?;
     let outcomes: Counts = outcomes.into_iter().map(|o| (o.outcome, o.sites)).collect();
     let mut rep = RunReport {
@@ -134,11 +143,17 @@ pub async fn run_report(
     rep.outcomes_surface = shares(&surface_outcomes, rep.sites_with_surface);
     let (signals, looks, not_now) = tokio::try_join!(
         all::<ValueRow>(
-            c.query(sql::SURFACE_SIGNALS).bind(run_id),
+            sql::query(c, sql::SURFACE_SIGNALS).bind(run_id),
             "surface_signals"
         ),
-        all::<LookRow>(c.query(sql::SECOND_LOOKS).bind(run_id), "second_looks"),
-        all::<NotNowRow>(c.query(sql::NOT_NOW).bind(run_id).bind(run_id), "not_now"),
+        all::<LookRow>(
+            sql::query(c, sql::SECOND_LOOKS).bind(run_id),
+            "second_looks"
+        ),
+        all::<NotNowRow>(
+            sql::query(c, sql::NOT_NOW).bind(run_id).bind(run_id),
+            "not_now"
+        ),
     )?;
     for row in not_now {
         let map = if row.figure == "robots_kept_out" {
@@ -168,11 +183,13 @@ async fn registry(c: &Client, run_id: &str, top_n: u64) -> Result<RegistryReport
     // query the report has is run, and compared across server versions, on any run.
     let (entries, overlap) = tokio::try_join!(
         all::<RegistryClassRow>(
-            c.query(sql::REGISTRY_CLASSES).bind(run_id),
+            sql::query(c, sql::REGISTRY_CLASSES).bind(run_id),
             "registry_classes",
         ),
         all::<RegistryOverlapRow>(
-            c.query(sql::REGISTRY_OVERLAP).bind(top_n).bind(run_id),
+            sql::query(c, sql::REGISTRY_OVERLAP)
+                .bind(top_n)
+                .bind(run_id),
             "registry_overlap",
         ),
     )?;
@@ -323,7 +340,7 @@ async fn field(
     let query = sql::FIELD_COUNTS
         .replace("{field}", name)
         .replace("{filter}", filter);
-    let rows: Vec<ValueRow> = all(c.query(&query).bind(run_id), name).await?;
+    let rows: Vec<ValueRow> = all(sql::query(c, &query).bind(run_id), name).await?;
     Ok(rows.into_iter().map(|v| (v.value, v.sites)).collect())
 }
 
@@ -334,7 +351,7 @@ async fn top(
     run_id: &str,
     n: u64,
 ) -> Result<Vec<Ranked>, AnalysisError> {
-    let rows: Vec<NameRow> = all(c.query(query).bind(run_id).bind(n), name).await?;
+    let rows: Vec<NameRow> = all(sql::query(c, query).bind(run_id).bind(n), name).await?;
     Ok(rows
         .into_iter()
         .map(|r| Ranked {
@@ -383,7 +400,7 @@ async fn capability_report(
     };
     let (rows, flows, versions) = tokio::try_join!(
         all::<CapabilityRow>(
-            c.query(sql::TOOL_CAPABILITIES)
+            sql::query(c, sql::TOOL_CAPABILITIES)
                 .bind(run_id)
                 .bind(settings.platform_min_sites)
                 .bind(run_id)
@@ -391,13 +408,13 @@ async fn capability_report(
             "tool_capabilities"
         ),
         all::<ToxicFlowRow>(
-            c.query(sql::TOXIC_FLOWS)
+            sql::query(c, sql::TOXIC_FLOWS)
                 .bind(run_id)
                 .bind(settings.top_n as u64),
             "toxic_flows"
         ),
         all::<ValueOnlyRow>(
-            c.query(sql::TOOL_CAPABILITY_VERSIONS).bind(run_id),
+            sql::query(c, sql::TOOL_CAPABILITY_VERSIONS).bind(run_id),
             "tool_capability_versions"
         ),
     )?;

@@ -22,8 +22,8 @@ pub struct Runs {
 
 impl Runs {
     pub async fn read(c: &Client) -> Result<Runs, AnalysisError> {
-        let rows: Vec<RunsRow> = all(c.query(sql::RUNS), "runs").await?;
-        let part_rows: Vec<RunPartsRow> = all(c.query(sql::RUN_PARTS), "run_parts").await?;
+        let rows: Vec<RunsRow> = all(sql::query(c, sql::RUNS), "runs").await?;
+        let part_rows: Vec<RunPartsRow> = all(sql::query(c, sql::RUN_PARTS), "run_parts").await?;
         let mut parts: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for p in part_rows
             .into_iter()
@@ -79,7 +79,8 @@ impl Runs {
     /// The run started last among those with records or a `runs` row (dry runs included, as
     /// the embedded store's latest manifest), ties by run id.
     pub async fn latest(&self, c: &Client) -> Result<Option<String>, AnalysisError> {
-        let with_records: Vec<RunFirstRow> = all(c.query(sql::LATEST_RUN), "latest_run").await?;
+        let with_records: Vec<RunFirstRow> =
+            all(sql::query(c, sql::LATEST_RUN), "latest_run").await?;
         let mut starts: BTreeMap<&str, u64> = with_records
             .iter()
             .map(|r| {

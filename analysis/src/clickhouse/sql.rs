@@ -1,10 +1,23 @@
-//! The SQL files, by name (configs/clickhouse/queries/).
+//! The SQL files, by name (configs/clickhouse/queries/), and the one way a query is sent:
+//! [`query`] fills in the constants shared with Rust (`shared.rs`) first.
+
+use clickhouse::query::Query;
+use clickhouse::Client;
+
+use super::shared::fill;
 
 macro_rules! queries {
     ($($(#[$meta:meta])* $name:ident => $file:literal,)+) => {
         $($(#[$meta])* pub const $name: &str =
             include_str!(concat!("../../../configs/clickhouse/queries/", $file));)+
+        /// Every file and its text, as written (placeholders unfilled).
+        pub const ALL: &[(&str, &str)] = &[$(($file, $name)),+];
     };
+}
+
+/// `template` with the shared constants filled in, ready to bind and send.
+pub fn query(c: &Client, template: &str) -> Query {
+    c.query(&fill(template))
 }
 
 queries! {

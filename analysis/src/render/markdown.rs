@@ -23,18 +23,10 @@ fn table(out: &mut String, t: &Table) {
     }
     let columns: Vec<String> = t.columns.iter().map(|c| markdown_cell(c)).collect();
     let _ = writeln!(out, "| {} |", columns.join(" | "));
-    let align: Vec<&str> = (0..t.columns.len())
-        .map(|i| {
-            let numeric = t
-                .rows
-                .iter()
-                .all(|r| r.get(i).is_some_and(|c| c.number().is_some()));
-            if numeric {
-                "---:"
-            } else {
-                "---"
-            }
-        })
+    let align: Vec<&str> = t
+        .numeric_columns()
+        .into_iter()
+        .map(|numeric| if numeric { "---:" } else { "---" })
         .collect();
     let _ = writeln!(out, "|{}|", align.join("|"));
     for row in &t.rows {

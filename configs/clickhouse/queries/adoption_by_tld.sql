@@ -1,6 +1,6 @@
 -- Adoption per top-level domain (the host's last label) among a run's scanned sites: the
 -- bound number of domains with the most endpoints, then the most scanned sites, then by name.
-WITH outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AS is_scanned
+WITH outcome NOT IN {not_scanned} AS is_scanned
 SELECT
     arrayElement(splitByChar('.', assumeNotNull(host)), -1) AS tld,
     count() AS scanned,

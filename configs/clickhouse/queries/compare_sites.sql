@@ -30,6 +30,6 @@ FROM (
         arraySort(tool_names) AS names,
         ifNull(tool_list_fingerprint, '') AS descriptions
     FROM sites FINAL
-    WHERE run_id IN (?, ?) AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull(origin)
+    WHERE run_id IN (?, ?) AND outcome NOT IN {not_scanned} AND isNotNull(origin)
 )
 GROUP BY origin_key

@@ -3,6 +3,6 @@
 SELECT feature AS value, count() AS sites
 FROM sites FINAL
 ARRAY JOIN deprecated_features AS feature
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+WHERE run_id = ? AND outcome NOT IN {not_scanned}
 GROUP BY value
 ORDER BY value

@@ -5,6 +5,6 @@ FROM sites FINAL
 ARRAY JOIN arrayConcat(
     arrayMap(k -> concat('p:', k), documents_parsed),
     arrayMap(k -> concat('s:', k), documents_soft_404)) AS entry
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+WHERE run_id = ? AND outcome NOT IN {not_scanned}
 GROUP BY entry
 ORDER BY entry

@@ -4,6 +4,6 @@
 -- {filter} = surface = 1 for the outcomes of sites with a surface).
 SELECT assumeNotNull({field}) AS value, count() AS sites
 FROM sites FINAL
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull({field}) AND {filter}
+WHERE run_id = ? AND outcome NOT IN {not_scanned} AND isNotNull({field}) AND {filter}
 GROUP BY value
 ORDER BY value

@@ -5,6 +5,6 @@
 SELECT rule_id, severity, count() AS findings
 FROM findings FINAL
 WHERE run_id = ? AND site_key GLOBAL NOT IN (
-    SELECT site_key FROM sites FINAL WHERE run_id = ? AND NOT (outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')))
+    SELECT site_key FROM sites FINAL WHERE run_id = ? AND NOT (outcome NOT IN {not_scanned}))
 GROUP BY rule_id, severity
 ORDER BY rule_id, severity

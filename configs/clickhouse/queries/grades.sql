@@ -4,6 +4,6 @@
 SELECT assumeNotNull(grade) AS letter, count() AS tools
 FROM tools FINAL
 WHERE run_id = ? AND isNotNull(grade) AND site_key GLOBAL NOT IN (
-    SELECT site_key FROM sites FINAL WHERE run_id = ? AND NOT (outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')))
+    SELECT site_key FROM sites FINAL WHERE run_id = ? AND NOT (outcome NOT IN {not_scanned}))
 GROUP BY letter
 ORDER BY letter

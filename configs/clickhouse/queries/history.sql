@@ -3,7 +3,7 @@
 -- and the earliest scan (the trend's time axis), counted from
 -- the sites rows exactly as the embedded report counts each run's records. Dry runs (records
 -- planned, not scanned) are left out.
-WITH outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AS is_scanned
+WITH outcome NOT IN {not_scanned} AS is_scanned
 SELECT
     run_id,
     count() AS sites_read,

@@ -8,7 +8,7 @@ SELECT
 FROM (
     SELECT run_id, server_fingerprint, count() AS sites, countIf(outcome = 'pass') AS passing
     FROM sites FINAL
-    WHERE outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull(endpoint)
+    WHERE outcome NOT IN {not_scanned} AND isNotNull(endpoint)
         AND (isNotNull(server_name) OR notEmpty(tool_names))
     GROUP BY run_id, server_fingerprint
     HAVING sites >= ?

@@ -12,7 +12,7 @@ SELECT
     count() AS sites,
     countIf(outcome = 'pass') AS passing
 FROM sites FINAL
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull(endpoint)
+WHERE run_id = ? AND outcome NOT IN {not_scanned} AND isNotNull(endpoint)
     AND (isNotNull(server_name) OR notEmpty(tool_names))
 GROUP BY server_fingerprint
 HAVING sites >= ?

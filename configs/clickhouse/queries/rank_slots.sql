@@ -2,13 +2,12 @@
 -- slot: 0 to 4 the smallest Web Almanac bucket the input's rank falls in (top 1k, 10k, 100k,
 -- 1M, 10M), 5 past 10M, 6 no rank. The report makes the buckets cumulative (docs/report.md).
 SELECT
-    toUInt8(multiIf(ifNull(rank, 0) = 0, 6, ifNull(rank, 0) <= 1000, 0, ifNull(rank, 0) <= 10000, 1,
-        ifNull(rank, 0) <= 100000, 2, ifNull(rank, 0) <= 1000000, 3, ifNull(rank, 0) <= 10000000, 4, 5)) AS slot,
+    {rank_slot} AS slot,
     count() AS scanned,
     countIf(surface = 1) AS surface,
     countIf(isNotNull(endpoint)) AS endpoints,
     countIf(isNotNull(endpoint) AND outcome = 'pass') AS passing
 FROM sites FINAL
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+WHERE run_id = ? AND outcome NOT IN {not_scanned}
 GROUP BY slot
 ORDER BY slot

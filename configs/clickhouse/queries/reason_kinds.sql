@@ -3,6 +3,6 @@
 -- server speaks a newer revision only) among them (docs/report.md).
 SELECT outcome, assumeNotNull(reason_kind) AS kind, count() AS sites
 FROM sites FINAL
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND isNotNull(reason_kind)
+WHERE run_id = ? AND outcome NOT IN {not_scanned} AND isNotNull(reason_kind)
 GROUP BY outcome, kind
 ORDER BY outcome, kind

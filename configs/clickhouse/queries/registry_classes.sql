@@ -24,17 +24,17 @@ FROM (
             replaceRegexpOne(path(e), '/+$', '')) AS url_key,
         multiIf(
             kind = 'template', 'template',
-            isNull(endpoint) AND (ifNull(transport, '') = 'stdio' OR kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out')), 'not_probeable',
+            isNull(endpoint) AND (ifNull(transport, '') = 'stdio' OR kind IN {refused_kinds}), 'not_probeable',
             isNull(endpoint), '',
-            outcome IN ('invalid_input', 'excluded', 'planned', 'not_started'), '',
+            outcome IN {not_scanned}, '',
             outcome = 'pass' OR ifNull(auth_kind, '') = 'none', 'live',
             match(record_json, '"status":40[13][,}]'), 'auth_gated',
             outcome = 'partial' OR kind = 'newer_revision_only', 'live',
             kind = 'redirect', 'http_not_mcp',
-            outcome = 'unreachable' OR kind IN ('dns', 'connect', 'tls', 'timeout', 'deadline', 'reset'), 'dead',
+            outcome = 'unreachable' OR kind IN {no_answer_kinds}, 'dead',
             kind = 'server_error' AND ifNull(first_look_reason_kind, '') = 'server_error', 'dead',
             kind IN ('server_error', 'rate_limited'), 'no_verdict',
-            kind IN ('no_endpoint', 'refused', 'invalid_url', 'guard', 'robots', 'opted_out'), 'not_probeable',
+            kind IN {refused_kinds}, 'not_probeable',
             outcome IN ('fail', 'out_of_scope') OR kind IN ('answer', 'body_cap', 'protocol'), 'http_not_mcp',
             '') AS class
     FROM (

@@ -1,6 +1,6 @@
 -- A run's scalar counts: records, scanned, reachable, defects, sites with a discovery
 -- document, endpoints and passing endpoints (docs/report.md).
-WITH outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AS is_scanned
+WITH outcome NOT IN {not_scanned} AS is_scanned
 SELECT
     count() AS sites_read,
     countIf(is_scanned) AS sites_scanned,

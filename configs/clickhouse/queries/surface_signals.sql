@@ -3,6 +3,6 @@
 SELECT signal AS value, count() AS sites
 FROM sites FINAL
 ARRAY JOIN surface_signals AS signal
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+WHERE run_id = ? AND outcome NOT IN {not_scanned}
 GROUP BY value
 ORDER BY value

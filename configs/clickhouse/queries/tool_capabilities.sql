@@ -16,30 +16,25 @@ SELECT
     sumIf(toUInt64(n), once = 1) AS tools_once
 FROM (
     SELECT
-        toUInt8(multiIf(ifNull(rank, 0) = 0, 6, ifNull(rank, 0) <= 1000, 0, ifNull(rank, 0) <= 10000, 1,
-            ifNull(rank, 0) <= 100000, 2, ifNull(rank, 0) <= 1000000, 3, ifNull(rank, 0) <= 10000000, 4, 5)) AS slot,
-        [ifNull(tools_tagged, 0), ifNull(tools_read_only, 0), ifNull(tools_writes, 0), ifNull(tools_destructive, 0),
-            ifNull(tools_executes_code, 0), ifNull(tools_moves_money, 0), ifNull(tools_sends_messages, 0),
-            ifNull(tools_reads_untrusted_content, 0), ifNull(tools_reads_private_data, 0),
-            toUInt32(has(finding_ids, 'MCP-TOOLS-001'))] AS counts,
+        {rank_slot} AS slot,
+        {capability_counts} AS counts,
         toUInt8(server_fingerprint GLOBAL NOT IN (
             SELECT server_fingerprint FROM sites FINAL
-            WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+            WHERE run_id = ? AND outcome NOT IN {not_scanned}
                 AND isNotNull(capabilities_version)
             GROUP BY server_fingerprint
             HAVING count() >= ?)
         OR site_key GLOBAL IN (
             SELECT min(site_key) FROM sites FINAL
-            WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+            WHERE run_id = ? AND outcome NOT IN {not_scanned}
                 AND isNotNull(capabilities_version)
             GROUP BY server_fingerprint)) AS once
     FROM sites FINAL
-    WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started')
+    WHERE run_id = ? AND outcome NOT IN {not_scanned}
         AND isNotNull(capabilities_version)
 )
 ARRAY JOIN
-    ['*', 'read_only', 'writes', 'destructive', 'executes_code', 'moves_money', 'sends_messages',
-        'reads_untrusted_content', 'reads_private_data', 'toxic_flow'] AS tag,
+    {capability_tags} AS tag,
     counts AS n
 GROUP BY slot, tag
 ORDER BY slot, tag

@@ -6,8 +6,8 @@ FROM tools FINAL
 WHERE run_id IN (?, ?) AND isNotNull(origin)
     AND site_key GLOBAL IN (
         SELECT site_key FROM sites FINAL
-        WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started'))
+        WHERE run_id = ? AND outcome NOT IN {not_scanned})
     AND site_key GLOBAL IN (
         SELECT site_key FROM sites FINAL
-        WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started'))
+        WHERE run_id = ? AND outcome NOT IN {not_scanned})
 ORDER BY run_id, origin, position

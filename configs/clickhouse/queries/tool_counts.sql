@@ -15,5 +15,5 @@ SELECT
 FROM (
     SELECT arraySort(groupArray(assumeNotNull(tool_count))) AS counts
     FROM sites FINAL
-    WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND ifNull(tool_count, 0) > 0
+    WHERE run_id = ? AND outcome NOT IN {not_scanned} AND ifNull(tool_count, 0) > 0
 )

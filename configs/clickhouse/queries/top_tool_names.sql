@@ -2,7 +2,7 @@
 SELECT name, count() AS sites
 FROM sites FINAL
 ARRAY JOIN tool_names AS name
-WHERE run_id = ? AND outcome NOT IN ('invalid_input', 'excluded', 'planned', 'not_started') AND ifNull(tool_count, 0) > 0
+WHERE run_id = ? AND outcome NOT IN {not_scanned} AND ifNull(tool_count, 0) > 0
 GROUP BY name
 ORDER BY sites DESC, name ASC
 LIMIT ?

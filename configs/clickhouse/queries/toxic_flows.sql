@@ -2,6 +2,6 @@
 -- with the finding's evidence.
 SELECT ifNull(origin, site_key) AS origin, evidence
 FROM findings FINAL
-WHERE run_id = ? AND rule_id = 'MCP-TOOLS-001'
+WHERE run_id = ? AND rule_id = {toxic_flow_rule}
 ORDER BY origin, evidence
 LIMIT ?

@@ -153,3 +153,30 @@ async fn clickhouse_report_of_labelled_subset_and_deep_runs_equals_the_embedded_
     let sql = format!("DROP DATABASE IF EXISTS {db}");
     conn.server.query(&sql).execute().await.unwrap();
 }
+
+/// The rank slot the queries get from Rust (`{rank_slot}`), run by the server, gives the slot
+/// of `rank_slot` on every bucket bound, past the last, at 0 and for no rank (NULL).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clickhouse_rank_slot_expression_matches_the_rust_bucket_function() {
+    use mcpcensus_analysis::clickhouse::shared::fill;
+    use mcpcensus_analysis::{rank_slot, RANK_BUCKETS};
+    let Some(url) = test_server_url() else { return };
+    let mut ranks = vec![None, Some(0), Some(1), Some(u64::MAX)];
+    for (_, top) in RANK_BUCKETS {
+        ranks.extend([Some(top - 1), Some(top), Some(top + 1)]);
+    }
+    let values: Vec<String> = ranks
+        .iter()
+        .map(|r| r.map_or("NULL".to_owned(), |r| format!("toNullable(toUInt64({r}))")))
+        .collect();
+    let sql = fill(&format!(
+        "SELECT rank, {{rank_slot}} AS slot FROM (SELECT arrayJoin([{}]) AS rank)",
+        values.join(", ")
+    ));
+    let conn = connect(&Target::new(&url, "default")).await.unwrap();
+    let rows: Vec<(Option<u64>, u8)> = conn.server.query(&sql).fetch_all().await.unwrap();
+    assert_eq!(rows.len(), ranks.len(), "{sql}");
+    for (rank, slot) in rows {
+        assert_eq!(usize::from(slot), rank_slot(rank), "rank {rank:?}: {sql}");
+    }
+}

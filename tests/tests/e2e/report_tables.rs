@@ -387,7 +387,7 @@ async fn reason_kinds_are_counted_apart_and_every_table_is_a_csv_sheet() {
     assert!(
         text.lines()
             .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                == ["top", "1k", "2", "2", "2", "100.0%", "1"]),
+                == ["top", "1k", "2", "2", "2", "100%", "1"]),
         "{text}"
     );
     let html = report(&crawl, store, "html", "r.html").await;

@@ -333,14 +333,14 @@ async fn each_shape_has_its_record() {
         crate::util::mcpcensus(&args).await.unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
         let lines: Vec<String> = if format == "text" {
+            // The page's tables in aligned columns.
             vec![
-                "Sites measured at another origin than their input's: 4".to_owned(),
-                "  www                                   2".to_owned(),
-                "  apex                                  2".to_owned(),
-                "  other_subdomain                       0".to_owned(),
-                "Outcomes of the 12 sites with an API or agent surface".to_owned(),
-                "9 endpoints".to_owned(),
-                "unreachable is \"not measured: no answer\"".to_owned(),
+                "Sites measured at another origin than their input's\n  Moved to  Sites\n  \
+                 --------  -----\n  apex          2\n  www           2\n"
+                    .to_owned(),
+                "12 sites showed an API or agent surface".to_owned(),
+                "9 have an MCP endpoint".to_owned(),
+                "a site that never answered is \"not measured: no answer\"".to_owned(),
             ]
         } else {
             // The page's tables, with the same counts.

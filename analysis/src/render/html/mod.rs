@@ -100,13 +100,7 @@ fn table(out: &mut String, t: &Table) {
     if let Some(c) = chart(t) {
         out.push_str(&c);
     }
-    let numeric: Vec<bool> = (0..t.columns.len())
-        .map(|i| {
-            t.rows
-                .iter()
-                .all(|r| r.get(i).is_some_and(|c| c.number().is_some()))
-        })
-        .collect();
+    let numeric = t.numeric_columns();
     let _ = write!(
         out,
         "<div class=\"table-wrap\"><table class=\"sortable\" data-table=\"{}\" \

@@ -4,6 +4,7 @@
 mod breakdowns;
 mod capabilities;
 mod methods;
+mod outcomes;
 mod readiness;
 mod registry;
 mod trends;
@@ -117,6 +118,17 @@ impl Table {
             *label = columns.to_vec();
         }
         self
+    }
+
+    /// Per column, whether every row holds a number there (shown aligned right).
+    pub fn numeric_columns(&self) -> Vec<bool> {
+        (0..self.columns.len())
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .all(|r| r.get(i).is_some_and(|c| c.number().is_some()))
+            })
+            .collect()
     }
 
     /// A table of name and count per entry of a map, drawn as bars.
