@@ -1,9 +1,11 @@
 //! The per-site scan: from a target to its record, under one deadline. Read `scanner.rs` (the
-//! one entry point), then `phases.rs` (the phases in order, each returning its value), then
-//! `assemble.rs` (the record, built once from those values).
+//! one entry point), then `phases.rs` (the phases in order, each returning its value; the
+//! discovery phase in `discover.rs`), then `assemble.rs` (the record, built once from those
+//! values).
 
 mod answer;
 mod assemble;
+mod discover;
 mod documents;
 mod endpoint_card;
 mod job;
