@@ -15,7 +15,7 @@ use super::setup::{build_scanner, warn_if_no_session_room};
 use crate::config::Probe;
 use crate::input::{Exclusions, Planner, RawLine, Shard};
 use crate::net::Exchange;
-use crate::scan::{ScanOptions, SiteJob, Work};
+use crate::scan::{ScanOptions, Scanned, SiteJob, Work};
 
 /// The run id in a check's record (nothing is stored under it).
 pub const CHECK_RUN_ID: &str = "check";
@@ -81,8 +81,11 @@ pub async fn check(args: &CheckArgs) -> anyhow::Result<(Record, Vec<Exchange>)> 
                     transcript: true,
                     ..ScanOptions::default()
                 };
-                let scanned = scanner.scan_site(&job, CHECK_RUN_ID, opts).await;
-                (scanned.record, scanned.transcript)
+                // Without a seat a scan is never held.
+                match scanner.scan_site(&job, CHECK_RUN_ID, opts).await {
+                    Scanned::Recorded(scanned) => (scanned.record, scanned.transcript),
+                    Scanned::Held(ip) => bail!("internal error: the check was held back on {ip}"),
+                }
             }
         },
     )

@@ -86,10 +86,10 @@ async fn scan_with_retries(ctx: &SiteContext, site: &SiteJob, place: &Arc<Place>
         // In a block of its own: the scan's result (a record, 1.2 KB) must not live across
         // the retry's sleep, or every site's task would be sized to hold it.
         let cause = {
-            let scanned = scan_once(ctx, site, place.clone()).await;
-            if let Some(ip) = scanned.held {
-                return Ended::Held(ip);
-            }
+            let scanned = match scan_once(ctx, site, place.clone()).await {
+                Scanned::Recorded(scanned) => scanned,
+                Scanned::Held(ip) => return Ended::Held(ip),
+            };
             let Some(resource) = scanned.local else {
                 return Ended::Record(scanned.record, scanned.transient);
             };

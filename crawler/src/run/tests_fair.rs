@@ -87,11 +87,7 @@ impl Scanner for TurnScanner {
                 Ok(p) => p,
                 Err(_) => {
                     if !seat.leave(ip) {
-                        let mut scanned = Scanned::from(
-                            job.record(run_id, crate::verdict::Verdict::of(Outcome::Pass, "")),
-                        );
-                        scanned.held = Some(ip);
-                        return scanned;
+                        return Scanned::Held(ip);
                     }
                     let now = self.waiting.fetch_add(1, Ordering::SeqCst) + 1;
                     self.peak_waiting.fetch_max(now, Ordering::SeqCst);

@@ -32,13 +32,12 @@ impl Scanner for FaultyScanner {
                     run_id,
                     crate::verdict::Verdict::of(Outcome::Unreachable, out_of_descriptors()),
                 );
-                return Scanned {
+                return Scanned::Recorded(crate::scan::Recorded {
                     record,
                     local: Some(crate::net::LocalResource::FileDescriptors),
                     transcript: Vec::new(),
-                    held: None,
                     transient: false,
-                };
+                });
             }
             if job.input == "says-local.test" {
                 // A server's words, exactly as the net layer renders this machine's own

@@ -52,12 +52,16 @@ impl Scanner for Scripted {
             if job.input == "slow-dead.test" {
                 tokio::time::sleep(DELAY / 4).await;
             }
-            let failed = |outcome, kind, transient| Scanned {
-                transient,
-                ..Scanned::from(job.record(
-                    run_id,
-                    Verdict::new(outcome, kind, format!("look {}", before + 1)),
-                ))
+            let failed = |outcome, kind, transient| {
+                Scanned::Recorded(crate::scan::Recorded {
+                    transient,
+                    ..job
+                        .record(
+                            run_id,
+                            Verdict::new(outcome, kind, format!("look {}", before + 1)),
+                        )
+                        .into()
+                })
             };
             let scanned = match (job.input.as_str(), before) {
                 ("flaky.test", 0) | ("dead.test" | "hang.test" | "slow-dead.test", _) => {

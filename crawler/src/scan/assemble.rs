@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use mcpcensus_store::{FailureKind, ProbeDepth};
 
-use super::job::Scanned;
+use super::job::{Recorded, Scanned};
 use super::phases::{ms, Phases};
 use super::site::ScanLogs;
 use crate::audit::audit_site;
@@ -48,6 +48,9 @@ pub(super) fn assemble(
         mut timings,
         held,
     } = phases;
+    if let Some(ip) = held {
+        return Scanned::Held(ip);
+    }
     record.addresses = addresses.iter().map(ToString::to_string).collect();
     if moved {
         record.final_origin = origin.as_ref().map(|o| o.origin().ascii_serialization());
@@ -85,11 +88,10 @@ pub(super) fn assemble(
     }
     timings.total_ms = ms(elapsed);
     record.timings = timings;
-    Scanned {
+    Scanned::Recorded(Recorded {
         record,
         local,
         transcript,
-        held,
         transient,
-    }
+    })
 }

@@ -117,32 +117,50 @@ impl Work {
     }
 }
 
-/// What one scan hands the run: the record and, apart from it, the typed flag the net layer
-/// set when this machine ran out of a resource during the scan (the run retries such a site
-/// and never reads a record's text to decide), and the transcript when one was asked for.
+/// How one scan ended: the site was recorded, or held before any request.
 #[derive(Debug)]
-pub struct Scanned {
+pub enum Scanned {
+    /// The site's record, and what the run needs beside it.
+    Recorded(Recorded),
+    /// The seat would not let the site wait its turn on this address: nothing was requested
+    /// and nothing is recorded; the crawl scans the site again later.
+    Held(std::net::IpAddr),
+}
+
+/// A scan's record and, apart from it, the typed flag the net layer set when this machine ran
+/// out of a resource during the scan (the run retries such a site and never reads a record's
+/// text to decide), and the transcript when one was asked for.
+#[derive(Debug)]
+pub struct Recorded {
     pub record: Record,
     pub local: Option<LocalResource>,
     /// Every request and answer in full, in order (empty unless `ScanOptions::transcript`).
     pub transcript: Vec<Exchange>,
-    /// Set when the seat would not let the site wait its turn on this address: nothing was
-    /// requested and `record` is not the site's (the crawl scans it again later).
-    pub held: Option<std::net::IpAddr>,
     /// The verdict's failure may pass (no answer, a wait that ran out, a 429 or 5xx, the site
     /// deadline): the crawl may look at the site again later in the run.
     pub transient: bool,
 }
 
-impl From<Record> for Scanned {
-    fn from(record: Record) -> Scanned {
-        Scanned {
+impl From<Record> for Recorded {
+    fn from(record: Record) -> Recorded {
+        Recorded {
             record,
             local: None,
             transcript: Vec::new(),
-            held: None,
             transient: false,
         }
+    }
+}
+
+impl From<Record> for Scanned {
+    fn from(record: Record) -> Scanned {
+        Scanned::Recorded(record.into())
+    }
+}
+
+impl From<Recorded> for Scanned {
+    fn from(recorded: Recorded) -> Scanned {
+        Scanned::Recorded(recorded)
     }
 }
 
@@ -154,7 +172,7 @@ pub type ScanFuture<'a> = Pin<Box<dyn Future<Output = Scanned> + Send + 'a>>;
 pub trait Seat: Send + Sync {
     /// Gives the place up to wait for a turn on `ip`. False when the crawl will not let the
     /// site wait now (its address already has its share of the waiting room): the scan then
-    /// ends before any request with [`Scanned::held`] set, keeping its place, and the crawl
+    /// ends before any request as [`Scanned::Held`], keeping its place, and the crawl
     /// scans the site again later.
     fn leave(&self, ip: std::net::IpAddr) -> bool;
     /// Takes a place again, before new sites get one.

@@ -29,7 +29,7 @@ mod tests;
 
 pub use crate::discovery::{DOCUMENT_TIMEOUT, MCP_GET_TIMEOUT};
 pub use endpoint_card::{DEADLINE_MARGIN, ENDPOINT_CARD_MIN_TIME};
-pub use job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+pub use job::{Recorded, ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 pub use locate::MAX_REDIRECTS;
 pub use registry::{CrawlScanner, RegistryScan, RegistryScanError};
 pub use registry_source::RegistrySource;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use mcpcensus_store::{endpoint_key, FailureKind, Record};
 use url::Url;
 
-use super::job::{ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
+use super::job::{Recorded, ScanFuture, Scanned, Scanner, Seat, SiteJob, Work};
 use super::registry_error::lookup_timed_out;
 pub use super::registry_error::RegistryScanError;
 use super::registry_source::RegistrySource;
@@ -140,51 +140,43 @@ impl SiteScanner {
         ) {
             return Err(RegistryScanError::NotUsable(endpoint.to_string()));
         }
-        Ok(
-            match Work::from_planned(planned, &job.input, job.input_line, run_id) {
-                None => return Err(RegistryScanError::NotUsable(endpoint.to_string())),
-                Some(Work::Done(record)) => Picked::alone(*record),
-                Some(Work::Scan(site)) => match opts.shared.clone() {
-                    None => self.scan_given(&site, endpoint, run_id, opts, local).await,
-                    Some(shared) => {
-                        let key =
-                            endpoint_key(endpoint.as_str()).unwrap_or_else(|| endpoint.to_string());
-                        let cell = shared.cell(key, job.second_look);
-                        let mut mine = None;
-                        let slot = &mut mine;
-                        let site = &site;
-                        let probed = cell
-                            .get_or_try_init(move || async move {
-                                let p = self.scan_given(site, endpoint, run_id, opts, local).await;
-                                let shared = Shared {
-                                    record: p.record.clone(),
-                                    transient: p.transient,
-                                };
-                                // A held scan requested nothing: not the URL's probe.
-                                let held = p.held.is_some();
-                                *slot = Some(p);
-                                if held {
-                                    Err(())
-                                } else {
-                                    Ok(shared)
-                                }
-                            })
-                            .await;
-                        match (mine, probed) {
-                            (Some(p), _) => p,
-                            (None, Ok(s)) => Picked {
-                                record: copy_for(s, &job.input, job.input_line),
-                                transcript: Vec::new(),
-                                transient: s.transient,
-                                held: None,
-                            },
-                            // Only the scan that held fails the cell, and it is `mine`.
-                            (None, Err(())) => unreachable!("a failed cell is the caller's own"),
-                        }
+        match Work::from_planned(planned, &job.input, job.input_line, run_id) {
+            None => Err(RegistryScanError::NotUsable(endpoint.to_string())),
+            Some(Work::Done(record)) => Ok(Picked::alone(*record)),
+            Some(Work::Scan(site)) => match opts.shared.clone() {
+                None => self.scan_given(&site, endpoint, run_id, opts, local).await,
+                Some(shared) => {
+                    let key =
+                        endpoint_key(endpoint.as_str()).unwrap_or_else(|| endpoint.to_string());
+                    let cell = shared.cell(key, job.second_look);
+                    let mut mine = None;
+                    let slot = &mut mine;
+                    let site = &site;
+                    let probed = cell
+                        .get_or_try_init(move || async move {
+                            let p = self.scan_given(site, endpoint, run_id, opts, local).await;
+                            // A held scan requested nothing: not the URL's probe.
+                            let shared = p.as_ref().ok().map(|p| Shared {
+                                record: p.record.clone(),
+                                transient: p.transient,
+                            });
+                            *slot = Some(p);
+                            shared.ok_or(())
+                        })
+                        .await;
+                    match (mine, probed) {
+                        (Some(p), _) => p,
+                        (None, Ok(s)) => Ok(Picked {
+                            record: copy_for(s, &job.input, job.input_line),
+                            transcript: Vec::new(),
+                            transient: s.transient,
+                        }),
+                        // Only the scan that held fails the cell, and it is `mine`.
+                        (None, Err(())) => unreachable!("a failed cell is the caller's own"),
                     }
-                },
+                }
             },
-        )
+        }
     }
 
     /// Scans one usable remote URL: the survey's session and, when asked or needed, the
@@ -196,19 +188,21 @@ impl SiteScanner {
         run_id: &str,
         opts: ScanOptions,
         local: &mut Option<LocalResource>,
-    ) -> Picked {
+    ) -> Result<Picked, RegistryScanError> {
         let opts = ScanOptions {
             endpoint: Some(endpoint),
             ..opts
         };
-        let scanned = self.scan_site(site, run_id, opts).await;
+        let scanned = match self.scan_site(site, run_id, opts).await {
+            Scanned::Recorded(scanned) => scanned,
+            Scanned::Held(ip) => return Err(RegistryScanError::Held(ip)),
+        };
         *local = scanned.local;
-        Picked {
+        Ok(Picked {
             record: scanned.record,
             transcript: scanned.transcript,
             transient: scanned.transient,
-            held: scanned.held,
-        }
+        })
     }
 }
 
@@ -260,25 +254,24 @@ impl CrawlScanner {
         )
         .await;
         match result {
-            Ok(picked) => Scanned {
+            Ok(picked) => Scanned::Recorded(Recorded {
                 record: picked.record,
                 local,
                 transcript: Vec::new(),
-                held: picked.held,
                 // A remote's failure that may pass gets its second look, as a site's does.
                 transient: picked.transient,
-            },
+            }),
+            Err(RegistryScanError::Held(ip)) => Scanned::Held(ip),
             // The registry's own failure: its lookup is not the listed server's verdict.
-            Err(e) => Scanned {
+            Err(e) => Scanned::Recorded(Recorded {
                 record: job.record(
                     run_id,
                     Verdict::not_measured(e.failure_kind(), format!("registry lookup failed: {e}")),
                 ),
                 local,
                 transcript: Vec::new(),
-                held: None,
                 transient: false,
-            },
+            }),
         }
     }
 }

@@ -16,6 +16,10 @@ pub enum RegistryScanError {
     NotUsable(String),
     #[error("the registry entry's remote {0} is refused: {1}; not requested")]
     Refused(String, &'static str),
+    /// The crawl would not let the remote's scan wait its turn on this address: nothing was
+    /// requested, and the crawl scans the entry again later (never a record's reason).
+    #[error("held back: {0} had its share of the sites waiting their turn")]
+    Held(std::net::IpAddr),
 }
 
 impl RegistryScanError {
@@ -25,6 +29,7 @@ impl RegistryScanError {
             Self::Lookup(e) => e.failure_kind(),
             Self::NotUsable(_) => FailureKind::InvalidUrl,
             Self::Refused(..) => FailureKind::Refused,
+            Self::Held(_) => FailureKind::Interrupted,
         }
     }
 }

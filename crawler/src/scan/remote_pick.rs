@@ -16,8 +16,6 @@ pub struct Picked {
     pub transcript: Vec<Exchange>,
     /// The remote's failure may pass: the entry gets its second look.
     pub transient: bool,
-    /// The crawl would not let the scan wait its turn: nothing was requested.
-    pub held: Option<std::net::IpAddr>,
 }
 
 impl Picked {
@@ -27,7 +25,6 @@ impl Picked {
             record,
             transcript: Vec::new(),
             transient: false,
-            held: None,
         }
     }
 }
@@ -50,6 +47,8 @@ pub(super) struct RemotePick {
     declared: usize,
     best: Option<(usize, Option<RegistryClass>, Picked)>,
     first_error: Option<RegistryScanError>,
+    /// A remote's scan was held: the entry is scanned again as a whole.
+    held: Option<std::net::IpAddr>,
 }
 
 impl RemotePick {
@@ -58,6 +57,7 @@ impl RemotePick {
             declared,
             best: None,
             first_error: None,
+            held: None,
         }
     }
 
@@ -71,6 +71,10 @@ impl RemotePick {
     ) -> bool {
         let mut picked = match scanned {
             Ok(picked) => picked,
+            Err(RegistryScanError::Held(ip)) => {
+                self.held = Some(ip);
+                return true;
+            }
             Err(e) => {
                 self.first_error.get_or_insert(e);
                 return false;
@@ -85,21 +89,25 @@ impl RemotePick {
             ));
         }
         let class = class_of(&mut picked.record);
-        let stop = class == Some(RegistryClass::Live) || picked.held.is_some();
+        let stop = class == Some(RegistryClass::Live);
         // Classes rank best first; a record with no class ranks last.
         let rank = |c: Option<RegistryClass>| c.map_or(usize::MAX, |c| c as usize);
         let better = self
             .best
             .as_ref()
-            .is_none_or(|(_, best, _)| rank(class) < rank(*best) || picked.held.is_some());
+            .is_none_or(|(_, best, _)| rank(class) < rank(*best));
         if better {
             self.best = Some((i, class, picked));
         }
         stop
     }
 
-    /// The deciding remote's record, else the first remote's error.
+    /// The deciding remote's record, else the first remote's error; held when a remote's
+    /// scan was.
     pub fn finish(self) -> Result<Picked, RegistryScanError> {
+        if let Some(ip) = self.held {
+            return Err(RegistryScanError::Held(ip));
+        }
         match (self.best, self.first_error) {
             (Some((_, _, picked)), _) => Ok(picked),
             (None, Some(e)) => Err(e),

@@ -31,10 +31,12 @@ async fn a_site_deadline_past_what_instant_holds_does_not_panic() {
         listed: None,
         second_look: false,
     };
-    let record = scanner
-        .scan_site(&job, "run", ScanOptions::default())
-        .await
-        .record;
+    let crate::scan::Scanned::Recorded(scanned) =
+        scanner.scan_site(&job, "run", ScanOptions::default()).await
+    else {
+        panic!("held without a seat");
+    };
+    let record = scanned.record;
     assert_eq!(
         record.outcome,
         Outcome::Unreachable,
