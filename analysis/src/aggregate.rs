@@ -281,9 +281,9 @@ impl Aggregator {
 
 /// Lower median and nearest-rank 90th percentile, so SQL can compute the same.
 fn tool_counts(counts: &mut [u32]) -> ToolCounts {
-    let mut buckets: BTreeMap<String, u64> = ["1", "2-5", "6-20", ">20"]
+    let mut buckets: BTreeMap<String, u64> = TOOL_COUNT_BUCKETS
         .iter()
-        .map(|b| (b.to_string(), 0))
+        .map(|(label, _, _)| (label.to_string(), 0))
         .collect();
     if counts.is_empty() {
         return ToolCounts {
@@ -292,13 +292,7 @@ fn tool_counts(counts: &mut [u32]) -> ToolCounts {
         };
     }
     counts.sort_unstable();
-    for &c in counts.iter() {
-        let bucket = match c {
-            1 => "1",
-            2..=5 => "2-5",
-            6..=20 => "6-20",
-            _ => ">20",
-        };
+    for bucket in counts.iter().filter_map(|&c| tool_count_bucket(c)) {
         *buckets.entry(bucket.to_owned()).or_default() += 1;
     }
     let len = counts.len();

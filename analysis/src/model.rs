@@ -82,8 +82,25 @@ pub struct ToolCounts {
     pub median: u64,
     pub p90: u64,
     pub max: u64,
-    /// Servers by tool count: "1", "2-5", "6-20", ">20".
+    /// Servers by tool count, keyed by [`TOOL_COUNT_BUCKETS`]' labels.
     pub buckets: BTreeMap<String, u64>,
+}
+
+/// The tool-count buckets: label, least and most tools (`None`: no upper bound). The one
+/// declaration; the SQL gets them as `{tool_count_buckets}`.
+pub const TOOL_COUNT_BUCKETS: [(&str, u32, Option<u32>); 4] = [
+    ("1", 1, Some(1)),
+    ("2-5", 2, Some(5)),
+    ("6-20", 6, Some(20)),
+    (">20", 21, None),
+];
+
+/// The label of the bucket `count` tools fall in (`None` for no tool).
+pub fn tool_count_bucket(count: u32) -> Option<&'static str> {
+    TOOL_COUNT_BUCKETS
+        .iter()
+        .find(|(_, least, most)| count >= *least && most.is_none_or(|m| count <= m))
+        .map(|(label, _, _)| *label)
 }
 
 /// A name or key with how often it occurred.

@@ -118,10 +118,8 @@ pub struct ToolCountsRow {
     pub median: u64,
     pub p90: u64,
     pub max: u64,
-    pub b1: u64,
-    pub b2_5: u64,
-    pub b6_20: u64,
-    pub b_over_20: u64,
+    /// Servers per tool-count bucket, in `TOOL_COUNT_BUCKETS`' order.
+    pub buckets: Vec<u64>,
 }
 
 #[derive(Debug, Row, Deserialize)]

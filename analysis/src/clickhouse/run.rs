@@ -247,15 +247,12 @@ fn document_counts(rows: Vec<EntryRow>) -> BTreeMap<String, DocumentCounts> {
 }
 
 fn tool_counts(tc: ToolCountsRow) -> ToolCounts {
-    let buckets = [
-        ("1", tc.b1),
-        ("2-5", tc.b2_5),
-        ("6-20", tc.b6_20),
-        (">20", tc.b_over_20),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
+    // The server answers one count per bucket, in the buckets' order.
+    let buckets = TOOL_COUNT_BUCKETS
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _, _))| (label.to_string(), tc.buckets.get(i).copied().unwrap_or(0)))
+        .collect();
     if tc.servers == 0 {
         return ToolCounts {
             buckets,

@@ -6,10 +6,10 @@ use mcpcensus_store::{FailureKind, ReadinessCheck, ToolCapability};
 use mcpcensus_store::{NOT_SCANNED, NO_ANSWER_KINDS, REFUSED_KINDS};
 
 use crate::capabilities::{ALL_TOOLS, TOXIC_FLOW, TOXIC_FLOW_RULE};
-use crate::model::RANK_BUCKETS;
+use crate::model::{RANK_BUCKETS, TOOL_COUNT_BUCKETS};
 
 /// Every placeholder and its text, in the order they are filled.
-pub fn placeholders() -> [(&'static str, String); 9] {
+pub fn placeholders() -> [(&'static str, String); 10] {
     [
         (
             "{not_scanned}",
@@ -29,7 +29,21 @@ pub fn placeholders() -> [(&'static str, String); 9] {
         ("{capability_tags}", array(capability_tags().map(sql_text))),
         ("{capability_counts}", capability_counts()),
         ("{toxic_flow_rule}", sql_text(TOXIC_FLOW_RULE)),
+        ("{tool_count_buckets}", tool_count_buckets()),
     ]
+}
+
+/// One count per tool-count bucket over the sorted array `counts`, in the buckets' order.
+fn tool_count_buckets() -> String {
+    let counts = TOOL_COUNT_BUCKETS
+        .iter()
+        .map(|(_, least, most)| match most {
+            Some(most) => {
+                format!("toUInt64(arrayCount(c -> c >= {least} AND c <= {most}, counts))")
+            }
+            None => format!("toUInt64(arrayCount(c -> c >= {least}, counts))"),
+        });
+    array(counts)
 }
 
 /// `sql` with every placeholder filled in.

@@ -7,7 +7,7 @@ use crate::model::rank_slot;
 
 /// Texts that only a copy of a shared constant would hold (each placeholder's own text is
 /// checked too): an outcome, a bound, a tag, a check id or a kind of the lists.
-const COPY_SIGNS: [&str; 9] = [
+const COPY_SIGNS: [&str; 10] = [
     "'not_started'",
     "rank, 0) <=",
     "'MCP-TOOLS-001'",
@@ -17,6 +17,7 @@ const COPY_SIGNS: [&str; 9] = [
     "tools_read_only",
     "'opted_out'",
     "'deadline'",
+    "arrayCount(c -> c",
 ];
 
 /// The analysts' files are copied into a client by hand and read as they are by
@@ -136,4 +137,25 @@ fn the_capability_columns_follow_column_of() {
     }
     assert!(counts.starts_with("[ifNull(tools_tagged, 0), ifNull(tools_read_only, 0), "));
     assert!(counts.ends_with("toUInt32(has(finding_ids, 'MCP-TOOLS-001'))]"));
+}
+
+#[test]
+fn the_tool_count_buckets_cover_every_count_once_and_reach_the_sql() {
+    use crate::model::{tool_count_bucket, TOOL_COUNT_BUCKETS};
+    assert_eq!(tool_count_bucket(0), None);
+    for count in 1..=1_000u32 {
+        let inside = TOOL_COUNT_BUCKETS
+            .iter()
+            .filter(|(_, least, most)| count >= *least && most.is_none_or(|m| count <= m))
+            .count();
+        assert_eq!(inside, 1, "{count} tools fall in {inside} buckets");
+    }
+    let sql = fill("{tool_count_buckets}");
+    for (_, least, most) in TOOL_COUNT_BUCKETS {
+        assert!(sql.contains(&format!("c >= {least}")), "{sql}");
+        if let Some(most) = most {
+            assert!(sql.contains(&format!("c <= {most}")), "{sql}");
+        }
+    }
+    assert!(sql::TOOL_COUNTS.contains("{tool_count_buckets} AS buckets"));
 }

@@ -8,10 +8,7 @@ SELECT
     toUInt64(counts[intDiv(length(counts) - 1, 2) + 1]) AS median,
     toUInt64(counts[intDiv(length(counts) * 9 + 9, 10)]) AS p90,
     toUInt64(counts[length(counts)]) AS max,
-    toUInt64(arrayCount(c -> c = 1, counts)) AS b1,
-    toUInt64(arrayCount(c -> c >= 2 AND c <= 5, counts)) AS b2_5,
-    toUInt64(arrayCount(c -> c >= 6 AND c <= 20, counts)) AS b6_20,
-    toUInt64(arrayCount(c -> c > 20, counts)) AS b_over_20
+    {tool_count_buckets} AS buckets
 FROM (
     SELECT arraySort(groupArray(assumeNotNull(tool_count))) AS counts
     FROM sites FINAL

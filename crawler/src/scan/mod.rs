@@ -1,7 +1,7 @@
 //! The per-site scan: from a target to its record, under one deadline. Read `scanner.rs` (the
-//! one entry point), then `phases.rs` (the phases in order, each returning its value; the
-//! discovery phase in `discover.rs`), then `assemble.rs` (the record, built once from those
-//! values).
+//! one entry point), then `phases.rs` (the phases in order, each returning its value: the
+//! discovery phase in `discover.rs`, the session and the deep probe in `measure.rs`), then
+//! `assemble.rs` (the record, built once from those values).
 
 mod answer;
 mod assemble;
@@ -10,6 +10,7 @@ mod documents;
 mod endpoint_card;
 mod job;
 mod locate;
+mod measure;
 mod pauses;
 mod phases;
 mod prober;

@@ -16,7 +16,7 @@ use mcpcensus_store::{DiscoveredVia, FailureKind, Readiness, Timings};
 use tokio::time::Instant;
 use url::Url;
 
-use super::endpoint_card::{fetch_endpoint_card, DEADLINE_MARGIN};
+use super::endpoint_card::fetch_endpoint_card;
 use super::job::Turn;
 use super::readiness::{run_readiness, Home};
 use super::settings::{ScanOptions, ScanSettings};
@@ -25,8 +25,8 @@ use crate::config::Probe;
 use crate::discovery::{self as d, Discovery};
 use crate::input::Exclusions;
 use crate::net::Net;
-use crate::probe::{run_probe, ProbeReport};
-use crate::session::{run_session, SessionOptions, SessionReport};
+use crate::probe::ProbeReport;
+use crate::session::SessionReport;
 use crate::verdict::Verdict;
 
 /// What the phases found, each filled in as its phase ends. The larger parts are boxed: every
@@ -143,48 +143,6 @@ impl Context<'_> {
             out.probe = Some(Box::new(self.deep_probe(site, &endpoint, out).await));
         }
         Ok(())
-    }
-
-    /// The survey's capped session; it refuses itself when under 12 s are left.
-    async fn session(
-        &self,
-        site: &mut SiteScan,
-        endpoint: &Url,
-        out: &mut Phases,
-    ) -> SessionReport {
-        let started = Instant::now();
-        let opts = SessionOptions {
-            tools_cap: self.settings.tools_cap,
-            keep_exchanges: site.keeps_transcript(),
-            ..SessionOptions::default()
-        };
-        // Boxed: only a site with an endpoint needs the session's state, so the scan future
-        // of every other site in flight stays small.
-        let mut report =
-            Box::pin(run_session(site.client(), endpoint, &opts, site.deadline())).await;
-        site.log_requests(std::mem::take(&mut report.requests));
-        site.extend_transcript(std::mem::take(&mut report.exchanges));
-        out.timings.session_ms = Some(ms(started.elapsed()));
-        report
-    }
-
-    /// The deep probe, with its own budget of 9 requests; it ends before the site deadline,
-    /// by the same margin as the endpoint card's GET.
-    async fn deep_probe(
-        &self,
-        site: &mut SiteScan,
-        endpoint: &Url,
-        out: &mut Phases,
-    ) -> ProbeReport {
-        let started = Instant::now();
-        // The probe's own timers read a fixed instant: the site deadline as it stands now.
-        let deadline = site.deadline().earlier_by(DEADLINE_MARGIN).at();
-        let keep = site.keeps_transcript();
-        let mut report = Box::pin(run_probe(site.client(), endpoint, deadline, keep)).await;
-        site.log_requests(std::mem::take(&mut report.requests));
-        site.extend_transcript(std::mem::take(&mut report.exchanges));
-        out.timings.probe_ms = Some(ms(started.elapsed()));
-        report
     }
 }
 

@@ -7,7 +7,7 @@ use super::outcomes::{
     measured_outcomes, outcome_table, outcomes, reason_kinds, second_looks, surface_signals,
 };
 use super::{Cell, Layout, Section, Table};
-use crate::model::{Ranked, RunReport, Share};
+use crate::model::{Ranked, RunReport, Share, TOOL_COUNT_BUCKETS};
 
 pub fn section(r: &RunReport, layout: Layout) -> Section {
     let every = layout == Layout::Sheets;
@@ -220,9 +220,9 @@ fn tool_counts(r: &RunReport) -> [Table; 2] {
         c.servers, c.min, c.median, c.p90, c.max
     ))
     .bars(1, "");
-    hist.rows = ["1", "2-5", "6-20", ">20"]
+    hist.rows = TOOL_COUNT_BUCKETS
         .iter()
-        .map(|b| {
+        .map(|(b, _, _)| {
             let n = c.buckets.get(*b).copied().unwrap_or(0);
             vec![Cell::text(*b), Cell::Count(n)]
         })
