@@ -104,7 +104,9 @@ impl ServerDeadline {
         &self.waits
     }
 
-    /// Runs `work` until this deadline; `None` when the deadline came first.
+    /// Runs `work` until this deadline; `None` when the deadline came first. Its timer is made
+    /// here, so call it on the runtime (a thread that blocks on one calls it inside the
+    /// `block_on`, as the registry's intake does).
     pub fn run<F: Future>(&self, work: F) -> Deadline<'_, F> {
         Deadline {
             deadline: self,
