@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use mcpcensus_store::{format_timestamp, InputChecksum, RunManifest, RunStatus};
 use serde_json::Value;
 
-use crate::model::{InputFile, Methods, OutcomeMapping, Report, RunMethods, Setting, ShardMethods};
+use crate::model::{
+    InputFile, Methods, OutcomeMapping, RankSource, Report, RunMethods, Setting, ShardMethods,
+};
 
 /// The settings that change verdicts: a label and where the effective config holds it (a
 /// crawler test checks each path against the config). A setting the manifest does not hold is
@@ -200,6 +202,51 @@ fn combined_inputs(parts: &[&RunManifest]) -> Vec<InputFile> {
     out.into_iter().map(|(_, i)| i).collect()
 }
 
+/// Where the parts' ranks came from: a re-scan's selection (today's lists, the sites each
+/// source ranked, summed over the parts), else the run's input lists.
+fn rank_source(parts: &[&RunManifest]) -> RankSource {
+    let rescans: Vec<&Value> = parts
+        .iter()
+        .filter_map(|m| m.selection.as_ref()?.get("rescan").filter(|r| !r.is_null()))
+        .collect();
+    let mut lists: Vec<String> = Vec::new();
+    let mut push = |path: String| {
+        if !lists.contains(&path) {
+            lists.push(path);
+        }
+    };
+    if rescans.is_empty() {
+        parts
+            .iter()
+            .flat_map(|m| &m.provenance.inputs)
+            .for_each(|i| push(i.input.clone()));
+        return RankSource {
+            from: "lists".into(),
+            lists,
+            ..RankSource::default()
+        };
+    }
+    let count = |r: &Value, key: &str| r.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let (mut by_lists, mut kept) = (0, 0);
+    for r in &rescans {
+        let listed_again = count(r, "ranks_from_lists");
+        by_lists += listed_again + count(r, "new");
+        kept += count(r, "stale").saturating_sub(listed_again);
+        r.get("lists")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l.get("path").and_then(Value::as_str))
+            .for_each(|p| push(p.to_owned()));
+    }
+    RankSource {
+        from: "rescan".into(),
+        lists,
+        sites_ranked_by_lists: Some(by_lists),
+        sites_keeping_last_rank: Some(kept),
+    }
+}
+
 /// How a run written by one process or by several shard processes was taken: its parts'
 /// manifests read as one (dates from the first start to the last end, settings where they
 /// agree, each line once).
@@ -250,6 +297,7 @@ pub fn combined_methods(parts: &[&RunManifest]) -> RunMethods {
             Vec::new()
         },
         shards_missing: missing_shards(parts),
+        ranks: Some(rank_source(parts)),
     }
 }
 

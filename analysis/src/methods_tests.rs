@@ -144,3 +144,53 @@ fn settings_that_differ_by_shard_are_shown_per_shard() {
     assert!(m.shards.is_empty() && m.shards_missing.is_empty());
     assert_eq!(m.lines_read, Some(3));
 }
+
+#[test]
+fn the_methods_say_where_the_ranks_came_from() {
+    // A run given lists: its inputs, each once however many shards read it.
+    let parts: Vec<RunManifest> = ["0/2", "1/2"]
+        .iter()
+        .map(|s| part(s, 10, vec![input("/data/list.csv", "aa", Some(10))]))
+        .collect();
+    let refs: Vec<&RunManifest> = parts.iter().collect();
+    let ranks = combined_methods(&refs).ranks.unwrap();
+    assert_eq!(ranks.from, "lists");
+    assert_eq!(ranks.lists, ["/data/list.csv"]);
+    assert_eq!(ranks.sites_ranked_by_lists, None);
+
+    // A re-scan by two shards: today's list ranks the sites it names (listed again or new),
+    // the stale sites it leaves out keep their last rank; the counts add over the shards.
+    let rescan = |k: u64| {
+        let mut m = part(
+            &format!("{k}/2"),
+            10,
+            vec![input("/run/rescan-targets.txt", &format!("t{k}"), Some(10))],
+        );
+        m.selection = Some(json!({
+            "shard": format!("{k}/2"),
+            "rescan": {
+                "older_than": "20h",
+                "lists": [{"path": "/data/today.csv", "bytes": 9, "modified_ms": 1}],
+                "stale": 7 + k,
+                "ranks_from_lists": 5,
+                "new": 2 + k,
+            }
+        }));
+        m
+    };
+    let parts = [rescan(0), rescan(1)];
+    let refs: Vec<&RunManifest> = parts.iter().collect();
+    let ranks = combined_methods(&refs).ranks.unwrap();
+    assert_eq!(ranks.from, "rescan");
+    assert_eq!(ranks.lists, ["/data/today.csv"]);
+    assert_eq!(ranks.sites_ranked_by_lists, Some((5 + 2) + (5 + 3)));
+    assert_eq!(ranks.sites_keeping_last_rank, Some(2 + 3));
+
+    // A re-scan given no list: every site keeps its last rank.
+    let mut alone = part("0/1", 4, vec![]);
+    alone.selection = Some(json!({"shard": "0/1", "rescan": {"stale": 4, "lists": []}}));
+    let ranks = combined_methods(&[&alone]).ranks.unwrap();
+    assert!(ranks.lists.is_empty());
+    assert_eq!(ranks.sites_ranked_by_lists, Some(0));
+    assert_eq!(ranks.sites_keeping_last_rank, Some(4));
+}

@@ -38,6 +38,28 @@ pub struct RunMethods {
     /// The shards of the run no manifest was found for (`1/4`), so its records are missing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shards_missing: Vec<String>,
+    /// Where the sites' ranks came from (the rank buckets follow them); `None` without a
+    /// manifest.
+    #[serde(default)]
+    pub ranks: Option<RankSource>,
+}
+
+/// Where a run's ranks came from. A run given lists ranks each site by its line in them; a
+/// re-scan (`--rescan-older-than`) ranks the sites its lists name by today's lists and keeps
+/// the last record's rank for the stale sites no list names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankSource {
+    /// `lists` (the run's inputs) or `rescan`.
+    pub from: String,
+    /// The lists the ranks were read from, each once (a re-scan's as it named them; a re-scan
+    /// given no list has none).
+    pub lists: Vec<String>,
+    /// A re-scan: the sites ranked by today's lists (stale sites listed again and sites new to
+    /// the store) and the stale sites no list names, which keep their last record's rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sites_ranked_by_lists: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sites_keeping_last_rank: Option<u64>,
 }
 
 /// One shard's part of a run, from that process's manifest.

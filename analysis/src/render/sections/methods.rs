@@ -3,7 +3,7 @@
 
 use super::{Cell, Layout, Section, Table};
 use crate::methods::VERDICT_SETTINGS;
-use crate::model::{Report, RunMethods};
+use crate::model::{RankSource, Report, RunMethods};
 
 /// What every run asks of a site, and what it never does, each under a short name (the key of
 /// the CSV's `methods.csv`).
@@ -52,6 +52,7 @@ fn runs(list: &[RunMethods]) -> Table {
             "Build",
             "Public suffix list",
             "Input lines read",
+            "Ranks from",
         ],
     );
     t.rows = list
@@ -73,10 +74,27 @@ fn runs(list: &[RunMethods]) -> Table {
                 not_recorded(&m.build),
                 not_recorded(&m.public_suffix_list),
                 m.lines_read.map_or(Cell::text("-"), Cell::Count),
+                Cell::text(m.ranks.as_ref().map_or("-".into(), ranks_from)),
             ]
         })
         .collect();
     t
+}
+
+/// Where a run's ranks came from, in words: the lists, or a re-scan's two sources.
+fn ranks_from(r: &RankSource) -> String {
+    let lists = if r.lists.is_empty() {
+        "no list".to_owned()
+    } else {
+        r.lists.join(", ")
+    };
+    match (r.sites_ranked_by_lists, r.sites_keeping_last_rank) {
+        (Some(listed), Some(kept)) => format!(
+            "re-scan: today's lists ({lists}) for {listed} sites; their last record for \
+             {kept} sites no list names"
+        ),
+        _ => format!("the input lists ({lists})"),
+    }
 }
 
 fn settings(list: &[RunMethods]) -> Table {

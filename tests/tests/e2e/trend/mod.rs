@@ -259,6 +259,17 @@ async fn two_nights(mode: Mode) {
             Mode::Rescan => now.len() + SHARDS,
         };
         assert_methods(&report["methods"], &second, lines as u64, back_end);
+        let ranks = &report["methods"]["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["run_id"] == second.as_str())
+            .unwrap()["ranks"];
+        assert_eq!(
+            *ranks,
+            truth::rank_source(mode, &lists[1]),
+            "{back_end} {tag}: where the second night's ranks came from"
+        );
     }
     // The first night's report, asked for by run id, is the first night's truth too.
     let stores: Vec<String> = (0..SHARDS).map(|k| census.store(k)).collect();

@@ -44,6 +44,28 @@ pub enum Shape {
     Down(u16),
 }
 
+/// Where the second night's ranks come from, as the methods must say: its list; for the
+/// re-scan, today's list for the sites it names (listed again or new) and the first night's
+/// rank for the sites it leaves out.
+pub fn rank_source(mode: Mode, list: &str) -> Value {
+    match mode {
+        Mode::Lists => json!({"from": "lists", "lists": [list]}),
+        Mode::Rescan => {
+            let listed = (0..web::sites()).filter(|i| web::listed(*i, 2)).count();
+            let kept = (0..web::sites())
+                .filter(|i| web::listed(*i, 1) && !web::listed(*i, 2))
+                .count();
+            let canonical = std::fs::canonicalize(list).unwrap();
+            json!({
+                "from": "rescan",
+                "lists": [canonical.display().to_string()],
+                "sites_ranked_by_lists": listed,
+                "sites_keeping_last_rank": kept,
+            })
+        }
+    }
+}
+
 /// Every site `night`'s run scans, as the web defines it.
 pub fn night(night: u8, mode: Mode, port: u16) -> Vec<Expected> {
     (0..web::sites())
