@@ -14,7 +14,8 @@
 #        or shapes (the real web's shapes: tests/src/shapes.rs)
 # Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
 # (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the
-# crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind").
+# crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind");
+# BENCH_KEEP_EXPORT=FILE keeps the run's records as JSON lines.
 # BENCH_COMPARE names flags to compare in one run: the benchmark runs twice over the same
 # arguments, without them and then with them (e.g. BENCH_COMPARE=--readiness: the readiness
 # level's requests and CPU per site against the survey alone), each on a fresh web.
@@ -39,15 +40,17 @@ case ${BENCH_WEB:-simweb} in
   *) echo "BENCH_WEB: simweb or nginx, not ${BENCH_WEB}"; exit 2 ;;
 esac
 web_before=$(web_cpu)
-bin=${BENCH_BIN:-$top/target/release/mcpcensus}
-# Samples the store's size and the crawler's RSS twice a second: the steady-state rate is
+bin=${BENCH_BIN:-$release/mcpcensus}
+# Samples the store's size, the crawler's RSS and its open files twice a second: the steady-state rate is
 # read off the middle of the run (10% to 90% of the records), apart from the start-up and the
 # slow tail, and the RSS at each quarter of the records shows whether memory stays flat.
 ( while sleep 0.5; do
     # Before the crawler starts (a loaded machine) there is none yet: no RSS, not an error.
     pid=$(pgrep -n -f -- "--out $work/store" || true)
     rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {printf "%.0f", s}') ${rss:-0}"
+    # Open files: every descriptor the crawler holds (sockets, store files, the runtime's).
+    fds=$( { [ -n "$pid" ] && find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; } || echo 0)
+    echo "$(date +%s.%N) $(find "$work/store" -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {printf "%.0f", s}') ${rss:-0} ${fds:-0}"
   done > "$work/progress.txt" ) &
 sampler=$!
 # shellcheck disable=SC2086 # BENCH_WRAP and BENCH_CRAWL_FLAGS are word lists
@@ -61,6 +64,8 @@ web_after=$(web_cpu)
 kill "$sampler" 2> /dev/null || true
 web_stop
 "$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
+# BENCH_KEEP_EXPORT=FILE keeps the records (bench-capacity.sh compares two runs' verdicts).
+[ -z "${BENCH_KEEP_EXPORT:-}" ] || cp "$work/export.jsonl" "$BENCH_KEEP_EXPORT"
 python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$WEB_DIR/kinds.txt" \
   "$WEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
   "$concurrency" "$delay_ms" "$work/progress.txt" "$work/stats.json"

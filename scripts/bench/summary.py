@@ -46,12 +46,34 @@ def steady_rate(path, n):
 
 def read_progress(path):
     """`(time, store bytes, crawler RSS KB)` samples."""
+    return [(t, b, r) for t, b, r, _ in read_samples(path)]
+
+
+def read_samples(path):
+    """`(time, store bytes, crawler RSS KB, crawler open files)` samples (0 files when the
+    sampler did not count them)."""
     samples = []
     for line in open(path):
         parts = line.split()
-        if len(parts) == 3:
-            samples.append((float(parts[0]), int(parts[1]), int(parts[2])))
+        if len(parts) in (3, 4):
+            fds = int(parts[3]) if len(parts) == 4 else 0
+            samples.append((float(parts[0]), int(parts[1]), int(parts[2]), fds))
     return samples
+
+
+def first_to_last(path, n):
+    """Sites/s from the first record to the last: from the first sample where the store
+    grew to the first where it reached its final size (records are similar in size)."""
+    samples = read_progress(path)
+    if not samples:
+        return 0.0
+    start = min(b for _, b, _ in samples)
+    final = max(b for _, b, _ in samples)
+    first = next((t for t, b, _ in samples if b > start), None)
+    last = next((t for t, b, _ in samples if b >= final), None)
+    if first is None or last is None or last <= first:
+        return 0.0
+    return n / (last - first)
 
 
 def rss_by_quarter(path):
@@ -122,6 +144,11 @@ def main():
         print(f"connections_per_site={connections / max(n, 1):.2f}")
     if progress:
         print("rss_mb_at_25_50_75_100_percent=" + "/".join(rss_by_quarter(progress)))
+        peak_fds = max((f for _, _, _, f in read_samples(progress)), default=0)
+        per_site = (f"{peak_fds / peak_in_flight:.2f}"
+                    if isinstance(peak_in_flight, int) and peak_in_flight > 0 else "unknown")
+        print(f"first_to_last_record_sites_per_s={first_to_last(progress, n):.0f} "
+              f"peak_open_files={peak_fds} open_files_per_site_in_flight={per_site}")
     print("outcomes: " + " ".join(f"{k}={v}" for k, v in sorted(outcomes.items())))
     for reason, count in lost.most_common():
         print(f"  lost {count}: {reason}")

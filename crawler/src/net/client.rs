@@ -380,10 +380,11 @@ impl SiteClient {
         loop {
             let (io, reused) = match self.pool.take_h1(key) {
                 Some(io) => (io, true),
-                None => (
-                    Box::pin(self.connector.connect(key, &origin())).await?,
-                    false,
-                ),
+                None => {
+                    self.pool.close_others(key);
+                    let io = Box::pin(self.connector.connect(key, &origin())).await?;
+                    (io, false)
+                }
             };
             if io.is_h2() {
                 let h2 = Box::pin(handshake_h2(io, url_text)).await?;

@@ -73,6 +73,17 @@ impl Pool {
         None
     }
 
+    /// Closes the connections kept for other hosts than `key`'s: called before a new
+    /// connection opens, so a site in flight holds one socket (its requests go in turn), not
+    /// one a host it visited (docs/sizing.md counts on it).
+    pub(crate) fn close_others(&self, key: &ConnKey) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        idle.retain(|k, _| k == key);
+        drop(idle);
+        let mut h2 = self.h2.lock().unwrap_or_else(PoisonError::into_inner);
+        h2.retain(|k, _| k == key);
+    }
+
     /// An HTTP/1.1 connection whose answer was read whole: kept for the next request.
     pub(crate) fn put_h1(&self, key: ConnKey, io: NetStream) {
         if self.max_idle == 0 {

@@ -181,6 +181,7 @@ impl Resolver {
         resolver_opts.use_hosts_file = ResolveHosts::Never;
         resolver_opts.try_tcp_on_error = true;
         resolver_opts.ndots = 0;
+        resolver_opts.num_concurrent_reqs = super::options::DNS_SERVERS_AT_ONCE;
         let factory: LookupsFactory = Box::new(move || {
             let dns =
                 TokioResolver::builder_with_config(config.clone(), TokioRuntimeProvider::default())

@@ -16,7 +16,7 @@ const TICKS_PER_SEC: f64 = 100.0;
 pub const WINDOW: Duration = Duration::from_millis(500);
 
 /// CPU time used so far by this process, or `None` where it cannot be read.
-fn used() -> Option<Duration> {
+pub(super) fn used() -> Option<Duration> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The command name (field 2) may hold spaces; the fields after its `)` are fixed.
     let rest = stat.get(stat.rfind(')')? + 2..)?;

@@ -24,6 +24,7 @@ pub(super) async fn display(
     let started = Instant::now();
     // A resumed run starts with its earlier records counted: the rate is this process's.
     let done_at_start = counters.done.load(Ordering::Relaxed);
+    let cpu_at_start = super::cpu::used();
     let (bar, every, json) = match mode {
         ProgressMode::Quiet => return,
         ProgressMode::Bar => {
@@ -50,6 +51,10 @@ pub(super) async fn display(
             total_bytes,
             done_at_start,
             elapsed: started.elapsed(),
+            cpu_used: super::cpu::used()
+                .zip(cpu_at_start)
+                .map(|(now, then)| now.saturating_sub(then)),
+            open_files: open_files(),
         });
         if json {
             eprintln!("{}", json_line(&status));
@@ -64,6 +69,14 @@ pub(super) async fn display(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+}
+
+/// Descriptors this process holds (Linux's `/proc/self/fd`, less the one reading it);
+/// `None` elsewhere. A read of a directory of at most the open-files limit's entries, once a
+/// progress interval.
+fn open_files() -> Option<u64> {
+    let entries = std::fs::read_dir("/proc/self/fd").ok()?;
+    Some((entries.count() as u64).saturating_sub(1))
 }
 
 /// A progress line as JSON, shaped like the JSON log lines (timestamp, level, target).

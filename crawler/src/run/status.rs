@@ -36,6 +36,12 @@ pub(super) struct Status {
     pub input_fraction: Option<f64>,
     /// Sites that still owe a record, when known (estimated while the input is being read).
     pub sites_left: Option<u64>,
+    /// This process's CPU time a record since it started, in ms (`None` before the first
+    /// record or where the CPU time cannot be read): the cost a site, as it goes.
+    pub cpu_ms_per_site: Option<f64>,
+    /// Descriptors the process holds now, when they can be counted (sizing the open-files
+    /// limit: docs/sizing.md).
+    pub open_files: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,6 +73,9 @@ pub(super) struct Sources<'a> {
     /// Records written when the display started (a resumed run's), and the time since.
     pub done_at_start: u64,
     pub elapsed: Duration,
+    /// CPU time this process used since the display started, and its open files now.
+    pub cpu_used: Option<Duration>,
+    pub open_files: Option<u64>,
 }
 
 impl Status {
@@ -109,6 +118,11 @@ impl Status {
             looks: s.looks.and_then(|l| looks(l, input_done)),
             input_fraction,
             sites_left: unread.map(|u| owed + u.round() as u64),
+            cpu_ms_per_site: s
+                .cpu_used
+                .filter(|_| recorded > 0)
+                .map(|cpu| cpu.as_secs_f64() * 1000.0 / recorded as f64),
+            open_files: s.open_files,
         }
     }
 
@@ -135,6 +149,12 @@ impl Status {
             self.endpoints,
             self.admitting
         );
+        if let Some(ms) = self.cpu_ms_per_site {
+            line.push_str(&format!(", {ms:.2} ms CPU a site"));
+        }
+        if let Some(files) = self.open_files {
+            line.push_str(&format!(", {files} open files"));
+        }
         if let Some(l) = self.looks {
             line.push_str(&format!(", {} waiting for a second look (next ", l.waiting));
             line.push_str(&match (l.after_input, l.next_in.is_zero()) {
@@ -182,6 +202,8 @@ impl Status {
             "done": self.done,
             "per_sec": self.rate.unwrap_or(0.0),
             "in_flight": self.in_flight,
+            "cpu_ms_per_site": self.cpu_ms_per_site,
+            "open_files": self.open_files,
             "endpoints": self.endpoints,
             "input_fraction": self.input_fraction,
             "sites_left": self.sites_left,

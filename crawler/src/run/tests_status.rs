@@ -28,6 +28,8 @@ fn status(c: &Counters, looks: Option<&SecondLooks>, total: Option<u64>, secs: u
         total_bytes: total,
         done_at_start: 0,
         elapsed: Duration::from_secs(secs),
+        cpu_used: None,
+        open_files: None,
     })
 }
 
@@ -108,6 +110,8 @@ fn sites_left_at_no_rate_give_an_unknown_eta_never_zero() {
         total_bytes: Some(1_000),
         done_at_start: 50,
         elapsed: Duration::from_secs(30),
+        cpu_used: Some(Duration::from_millis(90)),
+        open_files: Some(1_234),
     });
     assert_eq!(s.rate, None);
     assert_eq!(s.sites_left, Some(10));
@@ -167,4 +171,32 @@ fn the_waiting_room_held_sites_and_the_writers_backlog_are_shown() {
     let c = read_whole(1_000, 100, 100);
     let line = status(&c, None, Some(1_000), 10).line();
     assert!(!line.contains("ETA"), "{line}");
+}
+
+/// The line says what a site costs as the run goes (CPU a record written by this process)
+/// and how many descriptors the process holds, beside the sites in flight and the rate.
+#[test]
+fn the_line_shows_cpu_a_site_and_open_files() {
+    let c = read_whole(10_000, 1_315, 1_015);
+    c.in_flight.store(300, Ordering::Relaxed);
+    let s = Status::read(&Sources {
+        counters: &c,
+        looks: None,
+        total_bytes: Some(10_000),
+        done_at_start: 15,
+        elapsed: Duration::from_secs(10),
+        cpu_used: Some(Duration::from_millis(1_250)),
+        open_files: Some(412),
+    });
+    // 1,000 records in this process for 1.25 s of CPU.
+    assert_eq!(s.cpu_ms_per_site, Some(1.25));
+    let line = s.line();
+    assert!(line.contains("100/s, 300 in flight"), "{line}");
+    assert!(
+        line.contains("1.25 ms CPU a site, 412 open files"),
+        "{line}"
+    );
+    let json = s.json_fields();
+    assert_eq!(json["cpu_ms_per_site"], 1.25);
+    assert_eq!(json["open_files"], 412);
 }

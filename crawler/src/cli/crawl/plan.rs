@@ -40,6 +40,7 @@ impl CrawlPlan {
         } else {
             super::limits::fit_concurrency(
                 config.crawl.concurrency.get(),
+                config.net.resolver_concurrency.get(),
                 config.output.log_format == LogFormat::Json,
             )?
         };

@@ -1,16 +1,19 @@
-use super::limits::{fds_needed, plan, FDS_PER_SITE, FDS_RESERVED};
+use super::limits::{fds_needed, plan, DNS_SOCKETS_PER_LOOKUP, FDS_RESERVED};
+
+/// The resolver's default lookups at once.
+const LOOKUPS: usize = crate::config::defaults::RESOLVER_CONCURRENCY;
 
 #[test]
 fn the_soft_limit_is_raised_to_what_the_concurrency_needs() {
-    let p = plan(Some(1024), Some(524_288), None, 1000).unwrap();
+    let p = plan(Some(1024), Some(524_288), None, 1000, LOOKUPS).unwrap();
     assert_eq!(p.soft, 524_288);
-    assert!(p.soft >= fds_needed(1000));
+    assert!(p.soft >= fds_needed(1000, LOOKUPS));
     assert_eq!(p.concurrency, 1000);
 }
 
 #[test]
 fn root_raises_the_hard_limit_up_to_the_kernel_ceiling() {
-    let p = plan(Some(256), Some(256), Some(1_048_576), 1000).unwrap();
+    let p = plan(Some(256), Some(256), Some(1_048_576), 1000, LOOKUPS).unwrap();
     assert_eq!(
         (p.soft, p.hard, p.concurrency),
         (1_048_576, 1_048_576, 1000)
@@ -19,20 +22,55 @@ fn root_raises_the_hard_limit_up_to_the_kernel_ceiling() {
 
 #[test]
 fn a_hard_limit_too_low_lowers_the_concurrency() {
-    let p = plan(Some(256), Some(256), None, 1000).unwrap();
-    assert_eq!(p.soft, 256);
-    assert_eq!(p.concurrency as u64, (256 - FDS_RESERVED) / FDS_PER_SITE);
+    let p = plan(Some(2048), Some(2048), None, 5000, LOOKUPS).unwrap();
+    assert_eq!(p.soft, 2048);
+    // The sites covered are the most whose need fits the limit.
+    assert!(fds_needed(p.concurrency, LOOKUPS) <= 2048, "{p:?}");
+    assert!(fds_needed(p.concurrency + 1, LOOKUPS) > 2048, "{p:?}");
+}
+
+// The DNS sockets are one bound for the run, not a cost a site: 20,000 open files (a usual
+// container's hard limit) cover more than 16,000 sites in flight, 9 descriptors per 8 sites.
+#[test]
+fn twenty_thousand_open_files_cover_sixteen_thousand_sites() {
+    let p = plan(Some(20_000), Some(20_000), None, 100_000, LOOKUPS).unwrap();
+    let dns = DNS_SOCKETS_PER_LOOKUP * LOOKUPS as u64;
+    assert_eq!(dns, 1024);
+    assert!(p.concurrency >= 16_000, "{p:?}");
+    assert!(fds_needed(p.concurrency, LOOKUPS) <= 20_000);
+    let per_site = (20_000 - FDS_RESERVED - dns) as f64 / p.concurrency as f64;
+    assert!(per_site <= 1.5, "{per_site} descriptors a site");
+    // Exact fits at every size: the covered count is the largest that fits.
+    for limit in (FDS_RESERVED + dns + 2..FDS_RESERVED + dns + 40).chain([4_096, 65_536]) {
+        let p = plan(Some(limit), Some(limit), None, 1_000_000, LOOKUPS).unwrap();
+        assert!(
+            fds_needed(p.concurrency, LOOKUPS) <= limit,
+            "{limit}: {p:?}"
+        );
+        assert!(
+            fds_needed(p.concurrency + 1, LOOKUPS) > limit,
+            "{limit}: {p:?}"
+        );
+    }
 }
 
 #[test]
 fn a_limit_without_room_for_one_site_is_refused() {
-    let e = plan(Some(64), Some(64), None, 10).unwrap_err().to_string();
+    let e = plan(Some(64), Some(64), None, 10, 1)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ulimit -n"), "{e}");
+    // The DNS lookups at once are part of the need: a limit that covers the sites alone is
+    // not enough, and the message says what to lower.
+    let e = plan(Some(1_000), Some(1_000), None, 10, LOOKUPS)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("resolver_concurrency"), "{e}");
 }
 
 #[test]
 fn unlimited_stays_unlimited() {
-    let p = plan(None, None, None, 100_000).unwrap();
+    let p = plan(None, None, None, 100_000, LOOKUPS).unwrap();
     assert_eq!(p.concurrency, 100_000);
 }
 

@@ -627,3 +627,37 @@ async fn requests_at_once_open_their_own_connections_without_waiting() {
     }
     assert_eq!(server.stats.accepted.load(Ordering::SeqCst), before);
 }
+
+// A site in flight holds one socket: the connection kept for a host closes when the site
+// opens one to another host (its requests go in turn), so the open-files planner can count
+// one a site (docs/sizing.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_site_keeps_one_connection_across_hosts() {
+    let pki = pki();
+    let (a, b) = (
+        start(&pki, Mode::TlsH1).await,
+        start(&pki, Mode::TlsH1).await,
+    );
+    let net = Net::new(options(&pki)).expect("net");
+    let site = net.site_client();
+    let get = |server: &Server| site.fetch(FetchRequest::get(url(server, "https", "/ok")));
+    assert_eq!(get(&a).await.expect("a").status, StatusCode::OK);
+    assert_eq!(
+        a.stats.active.load(Ordering::SeqCst),
+        1,
+        "kept for a's next"
+    );
+    assert_eq!(get(&b).await.expect("b").status, StatusCode::OK);
+    // The server sees the close when it reads the end: ample time on a busy machine.
+    let closed = tokio::time::timeout(Duration::from_secs(60), async {
+        while a.stats.active.load(Ordering::SeqCst) != 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "a's connection is closed once b's opens");
+    assert_eq!(b.stats.active.load(Ordering::SeqCst), 1, "b's is kept");
+    // Requests in turn to one host still share its connection.
+    assert_eq!(get(&b).await.expect("b again").status, StatusCode::OK);
+    assert_eq!(b.stats.accepted.load(Ordering::SeqCst), 1);
+}

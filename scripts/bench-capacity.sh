@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Capacity: how many sites a day one box measures at default politeness (two requests a
+# second a host), set by how many sites it keeps in flight within its open-files limit.
+# Crawls the nginx web with DELAY_MS added to every answer twice, each on a fresh web: at
+# CONCURRENCY (lowered by the crawler itself to what the open-files limit covers, as in
+# production) and at COMPARE_CONCURRENCY, then checks both runs gave every site the same
+# verdict. Prints each run's bench-crawl summary: sites/s from the first record to the last,
+# the peak in flight, the peak open files and open files a site in flight, peak RSS, the
+# crawler's and the web's CPU a site, MCP servers found; then the verdict comparison.
+# usage: scripts/bench-capacity.sh [SITES] [CONCURRENCY] [DELAY_MS] [COMPARE_CONCURRENCY]
+#   defaults 100000 16000 100 1000; COMPARE_CONCURRENCY 0 skips the second run.
+# Second looks are off (`--no-second-look`): the 1% of sites that answer 429/503 would
+# otherwise hold the last record back by the second-look delay, which is not capacity.
+# BENCH_CRAWL_FLAGS adds crawl flags to both runs; BENCH_NO_BUILD=1 and BENCH_BIN as for
+# bench-crawl.sh. The open-files limit is the shell's (`ulimit -n`): run it as the census
+# would run.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+sites=${1:-100000}
+concurrency=${2:-16000}
+delay_ms=${3:-100}
+compare=${4:-1000}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export BENCH_WEB=nginx
+export BENCH_CRAWL_FLAGS="--no-second-look ${BENCH_CRAWL_FLAGS:-}"
+echo "== capacity: $sites sites, concurrency $concurrency, +${delay_ms} ms, open-files limit $(ulimit -n)"
+BENCH_KEEP_EXPORT="$out/high.jsonl" "$here/bench-crawl.sh" "$sites" "$concurrency" "$delay_ms"
+[ "$compare" = 0 ] && exit 0
+# Later builds of this script keep the binaries just built.
+export BENCH_NO_BUILD=1
+echo "== the same at concurrency $compare"
+BENCH_KEEP_EXPORT="$out/low.jsonl" "$here/bench-crawl.sh" "$sites" "$compare" "$delay_ms"
+python3 "$here/bench/same_verdicts.py" "$out/high.jsonl" "$out/low.jsonl"
