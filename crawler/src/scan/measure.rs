@@ -43,10 +43,10 @@ impl Context<'_> {
         out: &mut Phases,
     ) -> ProbeReport {
         let started = Instant::now();
-        // The probe's own timers read a fixed instant: the site deadline as it stands now.
-        let deadline = site.deadline().earlier_by(DEADLINE_MARGIN).at();
+        // The server's time, as the session's: our own waits during the probe move it later.
+        let deadline = site.deadline().earlier_by(DEADLINE_MARGIN);
         let keep = site.keeps_transcript();
-        let mut report = Box::pin(run_probe(site.client(), endpoint, deadline, keep)).await;
+        let mut report = Box::pin(run_probe(site.client(), endpoint, &deadline, keep)).await;
         site.log_requests(std::mem::take(&mut report.requests));
         site.extend_transcript(std::mem::take(&mut report.exchanges));
         out.timings.probe_ms = Some(ms(started.elapsed()));
