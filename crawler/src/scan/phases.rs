@@ -12,10 +12,11 @@
 //! async fn NAME(&self, site: &mut SiteScan, out: &mut Phases, inputs…) -> T
 //! ```
 //!
-//! It sends its requests through `site`, which logs them as they end; it writes what it found
-//! and its timing into `out`, itself; and it returns only what a later phase takes as an input
+//! It sends its requests through `site`, which logs them as they end; it writes its findings
+//! and its timing into `out` itself; and it returns only what a later phase takes as an input
 //! (`T`, often nothing). A phase that can end the scan returns `Result`, its `Err` the verdict;
-//! one that cannot returns `T` alone. This file only orders them.
+//! one that cannot returns `T` alone. Whether it runs at all is its own to decide (the
+//! settings, what the phases before wrote into `out`). This file only orders them.
 //!
 //! The record is assembled once from [`Phases`] when the scan ends (`assemble.rs`), so a scan
 //! cut short by its deadline keeps what the phases before found.
@@ -69,6 +70,7 @@ pub(super) struct Phases {
 
 /// The endpoint choice's value: the endpoint to open, or the verdict without one and, when it
 /// named an `http://` address, that address (the deep probe records it without a request).
+/// That verdict is a value, not the discovery's `Err`: the scan ends only after that probe.
 pub(super) enum Endpoint {
     Open(Url),
     Closed(Verdict, Option<Url>),
