@@ -74,8 +74,9 @@ async fn fetch_endpoint_card(
         return Some(known.clone());
     }
     let time = site
+        .deadline()
+        .earlier_by(DEADLINE_MARGIN)
         .remaining()
-        .saturating_sub(DEADLINE_MARGIN)
         .min(DOCUMENT_TIMEOUT);
     let skip = if time < ENDPOINT_CARD_MIN_TIME {
         Some(format!(

@@ -121,7 +121,7 @@ enum Answer {
 }
 
 async fn fetch(site: &mut SiteScan, row: &FetchRow, url: &Url) -> Answer {
-    let left = site.remaining().saturating_sub(DEADLINE_MARGIN);
+    let left = site.deadline().earlier_by(DEADLINE_MARGIN).remaining();
     if left < MIN_TIME {
         return Answer::NotChecked("the site deadline came first; not requested".into());
     }
