@@ -23,8 +23,7 @@ impl Probe<'_, '_> {
             Err(stop) => return self.note(&stop),
         };
         let mut stream = stream;
-        let deadline = self.pc.deadline();
-        let first = stream.next_event(deadline).await;
+        let first = stream.next_event(self.pc.deadline().at()).await;
         let Some(first) = first.filter(|e| e.event == "endpoint") else {
             stream.close();
             return;
@@ -44,8 +43,9 @@ impl Probe<'_, '_> {
         stream.close();
     }
 
+    /// Each wait on the stream reads the deadline as it then stands: the POST before it may have
+    /// waited its turn on the host, which moved the deadline later.
     pub(super) async fn sse_session(&mut self, stream: &mut EventStream, post_url: &Url) {
-        let deadline = self.pc.deadline();
         let sent = self
             .pc
             .post(post_url, "initialize", Vec::new(), initialize_body(), None)
@@ -55,7 +55,7 @@ impl Probe<'_, '_> {
             Ok(_) => {}
             Err(stop) => return self.note(&stop),
         }
-        let (answer, calls) = stream.answer(ID_INITIALIZE, deadline).await;
+        let (answer, calls) = stream.answer(ID_INITIALIZE, self.pc.deadline().at()).await;
         self.report.facts.server_calls.extend(calls);
         let Some(result) = answer.as_ref().and_then(|a| a.get("result")).cloned() else {
             return;
@@ -100,7 +100,7 @@ impl Probe<'_, '_> {
                     return self.note(&stop);
                 }
             }
-            let (answer, calls) = stream.answer(id, deadline).await;
+            let (answer, calls) = stream.answer(id, self.pc.deadline().at()).await;
             self.report.facts.server_calls.extend(calls);
             let Some(result) = answer.as_ref().and_then(|a| a.get("result")) else {
                 return;

@@ -8,14 +8,13 @@
 use http::{HeaderName, HeaderValue, StatusCode};
 use mcpcensus_store::{RequestLog, Transport};
 use serde_json::{json, Value};
-use tokio::time::Instant;
 use url::Url;
 
 use super::auth::{no_auth, unseen_auth};
 use super::facts::{ProbeFacts, MODERN_VERSION};
 use super::transport::{ProbeClient, RpcRead, Stop};
 use crate::mcp::{Framing, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
-use crate::net::{Exchange, SiteClient};
+use crate::net::{Exchange, ServerDeadline, SiteClient};
 use crate::session::{initialize_body, initialized_body, CLIENT_NAME, CLIENT_VERSION};
 
 /// Most requests the probe sends (the deep probe: "it sends at most 9 requests").
@@ -52,11 +51,12 @@ pub(super) enum Dialect {
     },
 }
 
-/// Runs the probe against `endpoint`, ending by `deadline`.
+/// Runs the probe against `endpoint`, ending by `deadline`: the server's time, which `client`'s
+/// own waits move later, as the session's.
 pub async fn run_probe(
     client: &SiteClient,
     endpoint: &Url,
-    deadline: Instant,
+    deadline: &ServerDeadline,
     keep_exchanges: bool,
 ) -> ProbeReport {
     let mut report = ProbeReport {
@@ -70,7 +70,7 @@ pub async fn run_probe(
         report.facts.note = Some("not served over HTTPS: not probed".to_owned());
         return report;
     }
-    let mut pc = ProbeClient::new(client, deadline, PROBE_MAX_REQUESTS);
+    let mut pc = ProbeClient::new(client, deadline.clone(), PROBE_MAX_REQUESTS);
     if keep_exchanges {
         pc.keep_exchanges();
     }

@@ -1,5 +1,6 @@
 //! The probe's HTTP: a budget of at most 9 requests, https only, no credential or cookie (the
-//! site client sends none and the probe adds none), every wait bounded by the probe's deadline.
+//! site client sends none and the probe adds none), every wait bounded by the probe's deadline,
+//! which counts the server's time: our own waits (politeness, the host's turn) move it later.
 //! Answers are read with the shared MCP client's reader, keeping the whole JSON-RPC message (an
 //! error's `data` included) and the requests the server sent before it.
 
@@ -7,13 +8,14 @@ use http::header::{ACCEPT, ACCEPT_LANGUAGE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use mcpcensus_store::FailureKind;
 use serde_json::Value;
-use tokio::time::Instant;
 use url::Url;
 
 use crate::mcp::{challenge, read_answer, rpc_headers, EventStream, Framing};
 use crate::net::content::media_type;
 use crate::net::json::parse_json;
-use crate::net::{Entry, FetchError, FetchHead, FetchRequest, Recorder, SiteClient, EXCERPT_BYTES};
+use crate::net::{
+    Entry, FetchError, FetchHead, FetchRequest, Recorder, ServerDeadline, SiteClient, EXCERPT_BYTES,
+};
 
 /// Most bytes of one answer read (a long tool list needs more than the survey's 64 KB).
 pub const PROBE_ANSWER_CAP: usize = 1024 * 1024;
@@ -102,14 +104,15 @@ impl Stop {
 #[derive(Debug)]
 pub struct ProbeClient<'a> {
     client: &'a SiteClient,
-    deadline: Instant,
+    /// The probe's end, moved later by the client's waits (they are not the server's time).
+    deadline: ServerDeadline,
     max_requests: usize,
     sent: usize,
     pub recorder: Recorder,
 }
 
 impl<'a> ProbeClient<'a> {
-    pub fn new(client: &'a SiteClient, deadline: Instant, max_requests: usize) -> Self {
+    pub fn new(client: &'a SiteClient, deadline: ServerDeadline, max_requests: usize) -> Self {
         Self {
             client,
             deadline,
@@ -131,8 +134,9 @@ impl<'a> ProbeClient<'a> {
         self.max_requests - self.sent
     }
 
-    pub fn deadline(&self) -> Instant {
-        self.deadline
+    /// The probe's deadline: read `at()` when a wait starts, never kept across a request.
+    pub fn deadline(&self) -> &ServerDeadline {
+        &self.deadline
     }
 
     /// Takes one request from the budget, or says why none may be sent.
@@ -143,7 +147,7 @@ impl<'a> ProbeClient<'a> {
         if self.sent >= self.max_requests {
             return Err(Stop::Budget);
         }
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let left = self.deadline.remaining();
         if left.is_zero() {
             return Err(Stop::OutOfTime);
         }
@@ -165,11 +169,11 @@ impl<'a> ProbeClient<'a> {
 
     /// Sends `req` for its head within the probe's deadline; a failure is recorded.
     async fn head(&mut self, req: FetchRequest, entry: &mut Entry) -> Result<FetchHead, Stop> {
-        let result = tokio::time::timeout_at(self.deadline, self.client.fetch_head(req)).await;
-        let stop = match result {
-            Ok(Ok(head)) => return Ok(head),
-            Ok(Err(e)) => stop_of(&e),
-            Err(_) => Stop::OutOfTime,
+        // The request's own timeout leaves our waits out, and so does this outer bound.
+        let stop = match self.deadline.run(self.client.fetch_head(req)).await {
+            Some(Ok(head)) => return Ok(head),
+            Some(Err(e)) => stop_of(&e),
+            None => Stop::OutOfTime,
         };
         entry.failed(stop.kind(), stop.describe());
         Err(stop)
@@ -209,7 +213,7 @@ impl<'a> ProbeClient<'a> {
                     id,
                     cap,
                     EXCERPT_BYTES,
-                    self.deadline,
+                    self.deadline.at(),
                 )
                 .await
                 .map(|read| (read.framing, read.message, read.server_calls, read.excerpt))
@@ -258,9 +262,8 @@ impl<'a> ProbeClient<'a> {
             (ACCEPT_LANGUAGE, HeaderValue::from_static("en")),
         ];
         let mut entry = self.start(purpose, &req, "");
-        let result = tokio::time::timeout_at(self.deadline, self.client.fetch(req)).await;
-        let outcome = match result {
-            Ok(Ok(resp)) => {
+        let outcome = match self.deadline.run(self.client.fetch(req)).await {
+            Some(Ok(resp)) => {
                 entry.answered(resp.status, &resp.headers);
                 entry.read_body(&resp.body, resp.body.len() as u64);
                 let doc = resp
@@ -271,8 +274,8 @@ impl<'a> ProbeClient<'a> {
                     .filter(Value::is_object);
                 Ok((resp.status, doc))
             }
-            Ok(Err(e)) => Err(stop_of(&e)),
-            Err(_) => Err(Stop::OutOfTime),
+            Some(Err(e)) => Err(stop_of(&e)),
+            None => Err(Stop::OutOfTime),
         };
         if let Err(stop) = &outcome {
             entry.failed(stop.kind(), stop.describe());

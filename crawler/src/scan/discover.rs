@@ -1,6 +1,6 @@
 //! The survey's discovery phase: locate (the homepage's redirects, robots.txt), the
 //! documents, and the endpoint choice; its value is the endpoint to open, or the verdict
-//! without one.
+//! without one. An endpoint given rather than discovered (a registry entry's remote) skips it.
 
 use mcpcensus_store::{DocumentKind, FailureKind, Outcome};
 use tokio::time::Instant;
@@ -17,12 +17,17 @@ use crate::discovery::{self as d, select_endpoint, Discovery, EndpointChoice};
 use crate::verdict::Verdict;
 
 impl Context<'_> {
-    /// Locate, the documents, the endpoint choice: the discovery of the survey.
+    /// Locate, the documents, the endpoint choice: the discovery of the survey; or the `given`
+    /// endpoint.
     pub(super) async fn discover(
         &self,
         site: &mut SiteScan,
         out: &mut Phases,
+        given: Option<&Url>,
     ) -> Result<Endpoint, Verdict> {
+        if let Some(endpoint) = given {
+            return Ok(given_endpoint(endpoint, out));
+        }
         let started = Instant::now();
         site.set_discovering(true);
         let fetched = self.locate_and_fetch(site, out).await;
@@ -142,6 +147,19 @@ impl Context<'_> {
         out.endpoint = choice.endpoint;
         out.via = choice.via;
     }
+}
+
+/// An endpoint given rather than discovered: opened when https.
+fn given_endpoint(endpoint: &Url, out: &mut Phases) -> Endpoint {
+    out.endpoint = Some(endpoint.clone());
+    if endpoint.scheme() == "https" {
+        return Endpoint::Open(endpoint.clone());
+    }
+    let verdict = Verdict::not_measured(
+        FailureKind::InvalidUrl,
+        format!("the endpoint {endpoint} is not an https URL: not opened"),
+    );
+    Endpoint::Closed(verdict, Some(endpoint.clone()))
 }
 
 /// The endpoint choice's value.

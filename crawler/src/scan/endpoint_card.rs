@@ -1,5 +1,5 @@
-//! The discovery audit's third place, `<endpoint>/server-card`: one GET, for the endpoint the
-//! survey chose on the measured site, after the session.
+//! The endpoint card phase, the discovery audit's third place, `<endpoint>/server-card`: one
+//! GET, for the endpoint the survey chose on the measured site, after the session.
 //!
 //! Why after: the session opens only with its 12 s left before the site deadline. A GET before
 //! it would take from that time (its own wait plus the per-host gap before the first POST) and
@@ -20,6 +20,7 @@ use url::Url;
 
 use super::answer::{empty_log, DOCUMENT_TIMEOUT};
 use super::documents::fetch_card_within;
+use super::phases::{Context, Phases};
 use super::site::SiteScan;
 use crate::discovery::{self as d, endpoint_server_card_url};
 use crate::discovery::{Discovery, FetchedCard};
@@ -29,9 +30,30 @@ pub const DEADLINE_MARGIN: Duration = Duration::from_millis(500);
 /// Below this much time (after the margin) the GET is not sent.
 pub const ENDPOINT_CARD_MIN_TIME: Duration = Duration::from_secs(1);
 
-/// Fetches `<endpoint>/server-card` (the endpoint found `via`, on the `measured` site). `None` when it is off the measured site, not sent for lack of time, or answered
-/// without 2xx. A URL discovery already fetched is not asked twice.
-pub(super) async fn fetch_endpoint_card(
+impl Context<'_> {
+    /// The card of `endpoint`, into the documents found (when discovery found them: a given
+    /// endpoint's scan has none).
+    pub(super) async fn endpoint_card(
+        &self,
+        site: &mut SiteScan,
+        out: &mut Phases,
+        endpoint: &Url,
+    ) {
+        let (Some(found), Some(measured)) = (out.discovery.as_mut(), out.measured.as_ref()) else {
+            return;
+        };
+        let via = out.via.unwrap_or(DiscoveredVia::McpPath);
+        let cap = self.settings.document_cap;
+        let card = fetch_endpoint_card(site, measured, endpoint, via, found, cap);
+        // Boxed: only a site with an endpoint needs the GET's state.
+        found.endpoint_card = Box::pin(card).await;
+    }
+}
+
+/// Fetches `<endpoint>/server-card` (the endpoint found `via`, on the `measured` site). `None`
+/// when it is off the measured site, not sent for lack of time, or answered without 2xx. A URL
+/// discovery already fetched is not asked twice.
+async fn fetch_endpoint_card(
     site: &mut SiteScan,
     measured: &d::MeasuredSite,
     endpoint: &Url,
@@ -52,8 +74,9 @@ pub(super) async fn fetch_endpoint_card(
         return Some(known.clone());
     }
     let time = site
+        .deadline()
+        .earlier_by(DEADLINE_MARGIN)
         .remaining()
-        .saturating_sub(DEADLINE_MARGIN)
         .min(DOCUMENT_TIMEOUT);
     let skip = if time < ENDPOINT_CARD_MIN_TIME {
         Some(format!(

@@ -1,16 +1,16 @@
 //! The per-site scan: from a target to its record, under one deadline. Read `scanner.rs` (the
-//! one entry point), then `phases.rs` (the phases in order, each returning its value: the
-//! discovery phase in `discover.rs`, the session and the deep probe in `measure.rs`), then
-//! `assemble.rs` (the record, built once from those values).
+//! one entry point), then `phases.rs` (the phases in order and their one shape: each in a file
+//! of its own, `resolve.rs`, `discover.rs`, `session.rs`, `endpoint_card.rs`, `deep_probe.rs`,
+//! `readiness/`), then `assemble.rs` (the record, built once from what they found).
 
 mod answer;
 mod assemble;
+mod deep_probe;
 mod discover;
 mod documents;
 mod endpoint_card;
 mod job;
 mod locate;
-mod measure;
 mod pauses;
 mod phases;
 mod prober;
@@ -22,6 +22,7 @@ mod remote_pick;
 mod resolve;
 mod robots;
 mod scanner;
+mod session;
 mod settings;
 mod shared_probe;
 mod site;

@@ -1,27 +1,36 @@
-//! The scan, phase by phase, each returning its value or the verdict that ends the scan:
+//! The scan, phase by phase:
 //!
-//! resolve and guard → locate (redirects, robots.txt) → documents → choose the endpoint →
-//! session → endpoint card → deep probe → readiness (when asked for: after the survey's
-//! phases however they ended, once the documents are in).
+//! resolve and guard (and the site's turn on its address) → discover (locate, documents, the
+//! endpoint choice) → session → endpoint card → deep probe → readiness (when asked for: after
+//! the survey's phases however they ended, once the documents are in).
 //!
-//! Requests log themselves as they end (`SiteScan`); everything else in the record is
-//! assembled once from [`Phases`] when the scan ends (`assemble.rs`), so a scan cut short by
-//! its deadline keeps what the phases before found.
+//! A phase is a method of [`Context`] in a file of its own (`resolve.rs`, `discover.rs`,
+//! `session.rs`, `endpoint_card.rs`, `deep_probe.rs`, `readiness/`), of one shape:
+//!
+//! ```text
+//! async fn NAME(&self, site: &mut SiteScan, out: &mut Phases, inputs…) -> Result<T, Verdict>
+//! async fn NAME(&self, site: &mut SiteScan, out: &mut Phases, inputs…) -> T
+//! ```
+//!
+//! It sends its requests through `site`, which logs them as they end; it writes its findings
+//! and its timing into `out` itself; and it returns only what a later phase takes as an input
+//! (`T`, often nothing). A phase that can end the scan returns `Result`, its `Err` the verdict;
+//! one that cannot returns `T` alone. Whether it runs at all is its own to decide (the
+//! settings, what the phases before wrote into `out`). This file only orders them.
+//!
+//! The record is assembled once from [`Phases`] when the scan ends (`assemble.rs`), so a scan
+//! cut short by its deadline keeps what the phases before found.
 
 use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use mcpcensus_store::{DiscoveredVia, FailureKind, Readiness, Timings};
-use tokio::time::Instant;
+use mcpcensus_store::{DiscoveredVia, Readiness, Timings};
 use url::Url;
 
-use super::endpoint_card::fetch_endpoint_card;
-use super::job::Turn;
-use super::readiness::{run_readiness, Home};
+use super::readiness::Home;
 use super::settings::{ScanOptions, ScanSettings};
 use super::site::SiteScan;
-use crate::config::Probe;
 use crate::discovery::{self as d, Discovery};
 use crate::input::Exclusions;
 use crate::net::Net;
@@ -61,6 +70,7 @@ pub(super) struct Phases {
 
 /// The endpoint choice's value: the endpoint to open, or the verdict without one and, when it
 /// named an `http://` address, that address (the deep probe records it without a request).
+/// That verdict is a value, not the discovery's `Err`: the scan ends only after that probe.
 pub(super) enum Endpoint {
     Open(Url),
     Closed(Verdict, Option<Url>),
@@ -76,9 +86,8 @@ pub(super) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Every phase, in order: the survey's, then the readiness level's when asked for. It
-    /// runs whatever the survey's verdict (most sites have no endpoint), once the documents
-    /// were fetched: a site robots.txt closed, that did not answer or was held has none.
+    /// Every phase, in order: the survey's, then the readiness level's (which runs whatever the
+    /// survey's verdict: most sites have no endpoint).
     pub(super) async fn phases(
         &self,
         site: &mut SiteScan,
@@ -86,14 +95,7 @@ impl Context<'_> {
         out: &mut Phases,
     ) -> Result<(), Verdict> {
         let ended = self.survey_phases(site, opts, out).await;
-        if self.settings.readiness {
-            if let (Some(found), Some(origin)) = (&out.discovery, &out.origin) {
-                let started = Instant::now();
-                let checks = run_readiness(site, origin, out.home.as_deref(), found);
-                out.readiness = Some(Box::new(Box::pin(checks).await));
-                tracing::debug!(took_ms = ms(started.elapsed()), "readiness phase");
-            }
-        }
+        self.readiness(site, out).await;
         ended
     }
 
@@ -107,56 +109,26 @@ impl Context<'_> {
         // A given endpoint (a registry entry's remote) is the record's from the start, so one
         // whose host does not resolve still names it.
         out.endpoint.clone_from(&opts.endpoint);
-        let ip = self.resolve_and_guard(site, out).await?;
-        let waits = site.client().waits().clone();
-        let Turn::Taken(_turn) = waits.during(self.turn(ip, opts.seat.as_deref())).await else {
-            out.held = Some(ip);
-            return Err(Verdict::held(ip));
-        };
-        let endpoint = match &opts.endpoint {
-            Some(given) => given_endpoint(given, out),
-            None => self.discover(site, out).await?,
-        };
-        let endpoint = match endpoint {
+        // Held until the scan ends.
+        let _turn = self
+            .resolve_and_guard(site, out, opts.seat.as_deref())
+            .await?;
+        let given = opts.endpoint.is_some();
+        let endpoint = match self.discover(site, out, opts.endpoint.as_ref()).await? {
             Endpoint::Open(url) => url,
             Endpoint::Closed(verdict, plain) => {
-                if let (Probe::Deep, Some(url)) = (self.settings.probe, plain) {
-                    out.probe = Some(Box::new(self.deep_probe(site, &url, out).await));
+                // An `http://` address is the deep probe's to record, without a request.
+                if let Some(url) = plain {
+                    self.deep_probe(site, out, &url, given).await;
                 }
                 return Err(verdict);
             }
         };
-        out.session = Some(Box::new(self.session(site, &endpoint, out).await));
-        if let (Some(found), Some(measured)) = (out.discovery.as_mut(), out.measured.as_ref()) {
-            let via = out.via.unwrap_or(DiscoveredVia::McpPath);
-            let cap = self.settings.document_cap;
-            let card = fetch_endpoint_card(site, measured, &endpoint, via, found, cap);
-            found.endpoint_card = Box::pin(card).await;
-        }
-        // A registry remote the survey could not list gets the probers' reading (prober.rs).
-        let prober = opts.endpoint.is_some()
-            && out
-                .session
-                .as_deref()
-                .is_some_and(|s| super::prober::wants_reading(s, site.requests()));
-        if self.settings.probe == Probe::Deep || prober {
-            out.probe = Some(Box::new(self.deep_probe(site, &endpoint, out).await));
-        }
+        self.session(site, out, &endpoint).await;
+        self.endpoint_card(site, out, &endpoint).await;
+        self.deep_probe(site, out, &endpoint, given).await;
         Ok(())
     }
-}
-
-/// An endpoint given rather than discovered (a registry entry's remote): opened when https.
-fn given_endpoint(endpoint: &Url, out: &mut Phases) -> Endpoint {
-    out.endpoint = Some(endpoint.clone());
-    if endpoint.scheme() == "https" {
-        return Endpoint::Open(endpoint.clone());
-    }
-    let verdict = Verdict::not_measured(
-        FailureKind::InvalidUrl,
-        format!("the endpoint {endpoint} is not an https URL: not opened"),
-    );
-    Endpoint::Closed(verdict, Some(endpoint.clone()))
 }
 
 pub(super) fn ms(d: Duration) -> u32 {

@@ -1,16 +1,22 @@
 //! The first phase: the host resolved, its addresses checked by the guard, and the site's turn
-//! on its address.
+//! on its address (the seat's hold ends the scan).
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 
 use mcpcensus_store::{FailureKind, Outcome};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
 use super::job::{Seat, Turn};
 use super::phases::{ms, Context, Phases};
 use super::site::SiteScan;
 use crate::verdict::Verdict;
+
+/// The site's turn on its address: the next site on it waits until this is dropped.
+pub(super) struct SiteTurn {
+    _permit: Option<OwnedSemaphorePermit>,
+}
 
 impl Context<'_> {
     /// Warns once per crawl when it reaches an address outside the allowed ranges (the public
@@ -32,7 +38,7 @@ impl Context<'_> {
     /// The site's turn on its address: sites sharing one take turns, so shared hosting is
     /// spread over time rather than burst. While it waits, the site gives up its place among
     /// the sites scanned at once.
-    pub(super) async fn turn(&self, ip: IpAddr, seat: Option<&dyn Seat>) -> Turn {
+    async fn turn(&self, ip: IpAddr, seat: Option<&dyn Seat>) -> Turn {
         let throttle = self.net.throttle();
         if let Some(now) = throttle.site_permit_now(ip) {
             return Turn::Taken(Some(now));
@@ -49,13 +55,27 @@ impl Context<'_> {
         Turn::Taken(permit)
     }
 
-    /// Resolves the host and checks its addresses; the address the site's requests go to
-    /// first, or `None` with the verdict set.
+    /// Resolves the host, checks its addresses and waits for the site's turn on the address its
+    /// requests go to first (waiting in `seat`, when given); the turn, to hold while the scan
+    /// runs.
     pub(super) async fn resolve_and_guard(
         &self,
         site: &mut SiteScan,
         out: &mut Phases,
-    ) -> Result<IpAddr, Verdict> {
+        seat: Option<&dyn Seat>,
+    ) -> Result<SiteTurn, Verdict> {
+        let ip = self.resolve(site, out).await?;
+        let waits = site.client().waits().clone();
+        let Turn::Taken(permit) = waits.during(self.turn(ip, seat)).await else {
+            out.held = Some(ip);
+            return Err(Verdict::held(ip));
+        };
+        Ok(SiteTurn { _permit: permit })
+    }
+
+    /// Resolves the host and checks its addresses; the address the site's requests go to
+    /// first.
+    async fn resolve(&self, site: &mut SiteScan, out: &mut Phases) -> Result<IpAddr, Verdict> {
         let resolve_started = Instant::now();
         let host = site.host().to_owned();
         let resolved = self

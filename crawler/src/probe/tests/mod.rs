@@ -1,8 +1,9 @@
 //! Unit tests of the probe's pure parts: rules, classification, checklist, auth, grades and
-//! fingerprints.
+//! fingerprints; and the probe's deadline against a test server.
 
 mod auth;
 mod classify;
+mod deadline;
 mod grades;
 mod paste;
 mod registry;

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use http::HeaderMap;
 use mcpcensus_store::Readiness;
+use tokio::time::Instant;
 use url::Url;
 
 use super::home::{from_home, from_robots};
@@ -21,6 +22,7 @@ use crate::readiness::{
 };
 use crate::scan::answer::DOCUMENT_TIMEOUT;
 use crate::scan::endpoint_card::DEADLINE_MARGIN;
+use crate::scan::phases::{ms, Context, Phases};
 use crate::scan::site::SiteScan;
 
 /// The survey's 2xx homepage, kept for the readiness level.
@@ -36,8 +38,27 @@ pub(in crate::scan) struct Home {
 /// margin included): it would only time out.
 const MIN_TIME: Duration = Duration::from_secs(1);
 
+impl Context<'_> {
+    /// The readiness level's checks, when asked for, into `out`: after the survey's phases
+    /// however they ended, once the documents were fetched (a site robots.txt closed, that did
+    /// not answer or was held has none).
+    pub(in crate::scan) async fn readiness(&self, site: &mut SiteScan, out: &mut Phases) {
+        if !self.settings.readiness {
+            return;
+        }
+        let (Some(found), Some(origin)) = (&out.discovery, &out.origin) else {
+            return;
+        };
+        let started = Instant::now();
+        let checks = run_readiness(site, origin, out.home.as_deref(), found);
+        // Boxed: the requests' state is only the readiness level's.
+        out.readiness = Some(Box::new(Box::pin(checks).await));
+        tracing::debug!(took_ms = ms(started.elapsed()), "readiness phase");
+    }
+}
+
 /// The readiness checks of the measured `origin`, after the survey's phases found `found`.
-pub(in crate::scan) async fn run_readiness(
+async fn run_readiness(
     site: &mut SiteScan,
     origin: &Url,
     home: Option<&Home>,
@@ -100,7 +121,7 @@ enum Answer {
 }
 
 async fn fetch(site: &mut SiteScan, row: &FetchRow, url: &Url) -> Answer {
-    let left = site.remaining().saturating_sub(DEADLINE_MARGIN);
+    let left = site.deadline().earlier_by(DEADLINE_MARGIN).remaining();
     if left < MIN_TIME {
         return Answer::NotChecked("the site deadline came first; not requested".into());
     }
