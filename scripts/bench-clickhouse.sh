@@ -13,7 +13,7 @@ source "$(dirname "$0")/simweb-start.sh" "$sites" 50
 ch="$work/clickhouse"
 url=$("$top/scripts/clickhouse.sh" start "$ch")
 trap '"$top/scripts/clickhouse.sh" stop "$ch"; simweb_cleanup' EXIT
-bin="$top/target/release/mcpcensus"
+bin="${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus"
 common=(--quiet --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$SIMWEB_DIR/ca.pem"
   --allow-net 127.0.0.0/8 --concurrency "$concurrency" --per-ip-rps 2000
   --per-ip-connections 256)

@@ -79,7 +79,7 @@ PY
 # alongside, e.g. the build before a change).
 # shellcheck disable=SC2086 # BENCH_CRAWL_FLAGS is a word list
 crawl() {
-  local bin=${1:-${BENCH_BIN:-$top/target/release/mcpcensus}}
+  local bin=${1:-${BENCH_BIN:-${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus}}
   rm -rf "$work/store"
   # The crawl alone is measured, as h2load is: counting the MCP servers found afterwards
   # (an export read by Python) costs ~0.1 ms a site and is not the crawler's work.

@@ -9,7 +9,7 @@ work=${2:-${TMPDIR:-/tmp}/mcpcensus-bench-dry-run}
 top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$work"
 cargo build --release -q -p mcpcensus --manifest-path "$top/Cargo.toml"
-bin="$top/target/release/mcpcensus"
+bin="${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus"
 list="$work/list-$lines.txt"
 if [ ! -f "$list" ] || [ ! -f "$list.expected" ]; then
   python3 "$top/scripts/gen-list.py" "$lines" "$list" "$work/exclude.txt" > "$list.expected"

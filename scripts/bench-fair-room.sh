@@ -15,7 +15,7 @@ sites=${1:-5000}
 concurrency=${2:-1000}
 rps=${3:-400}
 source "$(dirname "$0")/simweb-start.sh" "$sites" 1 fair 0
-bin=${BENCH_BIN:-$top/target/release/mcpcensus}
+bin=${BENCH_BIN:-${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus}
 # The host rate high, so a site's own requests do not pace it: the shared address's pace is
 # its per-IP rate over a site's requests (~8), one site at a time.
 politeness=(--per-ip-connections 1 --per-ip-rps "$rps" --per-host-rps 1000)

@@ -10,7 +10,7 @@
 set -euo pipefail
 sites=${1:-1}
 source "$(dirname "$0")/simweb-start.sh" "$sites" 1 hostile-catalog 0
-bin=$top/target/release/mcpcensus
+bin=${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus
 
 # measure NAME BINARY: crawls the web once and prints NAME's row; sets rss_NAME, cpu_NAME.
 measure() {

@@ -14,8 +14,8 @@ ch="$work/clickhouse"
 url=$("$top/scripts/clickhouse.sh" start "$ch")
 trap '"$top/scripts/clickhouse.sh" stop "$ch"; simweb_cleanup' EXIT
 cargo build --release -q -p mcpcensus-benches --example report_fixture --manifest-path "$top/Cargo.toml"
-bin="$top/target/release/mcpcensus"
-fixture="$top/target/release/examples/report_fixture"
+bin="${CARGO_TARGET_DIR:-$top/target}/release/mcpcensus"
+fixture="${CARGO_TARGET_DIR:-$top/target}/release/examples/report_fixture"
 common=(--quiet --resolver "$(cat "$SIMWEB_DIR/dns.txt")" --ca-file "$SIMWEB_DIR/ca.pem"
   --allow-net 127.0.0.0/8 --concurrency 1000 --per-ip-rps 2000 --per-ip-connections 256)
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }

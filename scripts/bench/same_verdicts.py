@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Compares two runs' records of the same sites: each site's verdict (outcome, reason kind,
+"""Compares two runs' records of the same sites: each site's (by host) verdict (outcome, reason kind,
 endpoint, tool count and tool list fingerprint) must be the same.
 
 usage: same_verdicts.py A.jsonl B.jsonl
 Prints the sites compared and each difference (the first 20); exits 1 on any difference.
 """
 import json
+import re
 import sys
 
 
@@ -13,10 +14,11 @@ def verdicts(path):
     out = {}
     for line in open(path):
         r = json.loads(line)
-        out[r["input"]] = (
+        out[r["host"]] = (
             r["outcome"],
             r.get("reason_kind"),
-            r.get("endpoint"),
+            # Each run's web listens on its own port.
+            re.sub(r":\d+/", ":PORT/", r.get("endpoint") or ""),
             r.get("tool_count"),
             r.get("tool_list_fingerprint"),
         )
