@@ -32,7 +32,13 @@ pub struct FdPlan {
     pub hard: u64,
     /// Sites in flight at most.
     pub concurrency: usize,
+    /// DNS lookups at once at most (`net.resolver_concurrency`, lowered under a low limit so
+    /// the DNS sockets take at most a quarter of what the reserve leaves).
+    pub lookups: usize,
 }
+
+/// The share of a low limit the DNS sockets may take: one part in this many.
+const DNS_SHARE_ONE_IN: u64 = 4;
 
 /// Descriptors a run needs: the reserve, the DNS lookups at once (`lookups`, the resolver's
 /// concurrency: one bound for the run, however many sites are in flight) and `concurrency`
@@ -79,15 +85,18 @@ pub fn plan(
             soft,
             hard,
             concurrency,
+            lookups,
         });
     }
-    let covered = sites_covered(soft, lookups);
+    let dns_share = soft.saturating_sub(FDS_RESERVED) / DNS_SHARE_ONE_IN / DNS_SOCKETS_PER_LOOKUP;
+    let lookups = lookups.min(usize::try_from(dns_share).unwrap_or(usize::MAX).max(1));
+    let covered = sites_covered(soft, lookups).min(concurrency as u64);
     if covered == 0 {
         bail!(
             "the open-files limit ({soft}) leaves no room for any site: a crawl needs {} \
              descriptors (the reserve and {lookups} DNS lookups at once) plus {} per {} sites in \
              flight; raise it (`ulimit -n {needed}`, or LimitNOFILE={needed} for a \
-             systemd service), or lower net.resolver_concurrency",
+             systemd service)",
             fixed_fds(lookups),
             FDS_PER_SITE * FDS_SLACK_ONE_SITE_IN + 1,
             FDS_SLACK_ONE_SITE_IN,
@@ -97,15 +106,17 @@ pub fn plan(
         soft,
         hard,
         concurrency: covered as usize,
+        lookups,
     })
 }
 
-/// Applies [`plan`] to this process; returns the concurrency to use, saying so when lowered.
+/// Applies [`plan`] to this process; returns the sites in flight and the DNS lookups at once
+/// to use, saying so when lowered.
 pub fn fit_concurrency(
     concurrency: usize,
     lookups: usize,
     json_logs: bool,
-) -> anyhow::Result<usize> {
+) -> anyhow::Result<(usize, usize)> {
     let now = getrlimit(Resource::Nofile);
     let root = rustix::process::geteuid().is_root();
     let ceiling = root
@@ -124,6 +135,15 @@ pub fn fit_concurrency(
         // Keep what we have and plan within it.
         tracing::warn!(error = %e, "could not raise the open-files limit");
         want = plan(now.current, now.current, None, concurrency, lookups)?;
+    }
+    if want.lookups < lookups {
+        tracing::warn!(
+            open_files_limit = want.soft,
+            asked = lookups,
+            using = want.lookups,
+            "the open-files limit cannot cover the DNS lookups at once asked for \
+             (net.resolver_concurrency); lowering them"
+        );
     }
     if want.concurrency < concurrency {
         tracing::warn!(
@@ -145,5 +165,5 @@ pub fn fit_concurrency(
         );
         }
     }
-    Ok(want.concurrency)
+    Ok((want.concurrency, want.lookups))
 }

@@ -31,18 +31,23 @@ pub(super) struct CrawlPlan {
 
 impl CrawlPlan {
     pub fn new(args: CrawlArgs) -> anyhow::Result<CrawlPlan> {
-        let config = args.load_config()?;
+        let mut config = args.load_config()?;
         let sources = sources(&args.inputs)?;
         let exclusions = Arc::new(Exclusions::load(&config.input.exclude)?);
         let dry_run = args.dry_run;
         let concurrency = if dry_run {
             config.crawl.concurrency.get()
         } else {
-            super::limits::fit_concurrency(
+            let (sites, lookups) = super::limits::fit_concurrency(
                 config.crawl.concurrency.get(),
                 config.net.resolver_concurrency.get(),
                 config.output.log_format == LogFormat::Json,
-            )?
+            )?;
+            // Lowered under a low open-files limit, never raised (`fit_concurrency`).
+            if let Some(lookups) = std::num::NonZeroUsize::new(lookups) {
+                config.net.resolver_concurrency = lookups;
+            }
+            sites
         };
         Ok(CrawlPlan {
             concurrency,

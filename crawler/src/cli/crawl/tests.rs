@@ -25,8 +25,8 @@ fn a_hard_limit_too_low_lowers_the_concurrency() {
     let p = plan(Some(2048), Some(2048), None, 5000, LOOKUPS).unwrap();
     assert_eq!(p.soft, 2048);
     // The sites covered are the most whose need fits the limit.
-    assert!(fds_needed(p.concurrency, LOOKUPS) <= 2048, "{p:?}");
-    assert!(fds_needed(p.concurrency + 1, LOOKUPS) > 2048, "{p:?}");
+    assert!(fds_needed(p.concurrency, p.lookups) <= 2048, "{p:?}");
+    assert!(fds_needed(p.concurrency + 1, p.lookups) > 2048, "{p:?}");
 }
 
 // The DNS sockets are one bound for the run, not a cost a site: 20,000 open files (a usual
@@ -37,18 +37,23 @@ fn twenty_thousand_open_files_cover_sixteen_thousand_sites() {
     let dns = DNS_SOCKETS_PER_LOOKUP * LOOKUPS as u64;
     assert_eq!(dns, 1024);
     assert!(p.concurrency >= 16_000, "{p:?}");
+    assert_eq!(p.lookups, LOOKUPS, "20,000 covers the lookups asked for");
     assert!(fds_needed(p.concurrency, LOOKUPS) <= 20_000);
     let per_site = (20_000 - FDS_RESERVED - dns) as f64 / p.concurrency as f64;
     assert!(per_site <= 1.5, "{per_site} descriptors a site");
-    // Exact fits at every size: the covered count is the largest that fits.
-    for limit in (FDS_RESERVED + dns + 2..FDS_RESERVED + dns + 40).chain([4_096, 65_536]) {
+    // Exact fits at every size: the covered count is the largest that fits beside the
+    // lookups used.
+    for limit in
+        (FDS_RESERVED + DNS_SOCKETS_PER_LOOKUP + 2..FDS_RESERVED + 60).chain([1_200, 4_096, 65_536])
+    {
         let p = plan(Some(limit), Some(limit), None, 1_000_000, LOOKUPS).unwrap();
+        assert!(p.lookups >= 1 && p.lookups <= LOOKUPS, "{limit}: {p:?}");
         assert!(
-            fds_needed(p.concurrency, LOOKUPS) <= limit,
+            fds_needed(p.concurrency, p.lookups) <= limit,
             "{limit}: {p:?}"
         );
         assert!(
-            fds_needed(p.concurrency + 1, LOOKUPS) > limit,
+            fds_needed(p.concurrency + 1, p.lookups) > limit,
             "{limit}: {p:?}"
         );
     }
@@ -60,12 +65,22 @@ fn a_limit_without_room_for_one_site_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("ulimit -n"), "{e}");
-    // The DNS lookups at once are part of the need: a limit that covers the sites alone is
-    // not enough, and the message says what to lower.
-    let e = plan(Some(1_000), Some(1_000), None, 10, LOOKUPS)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("resolver_concurrency"), "{e}");
+}
+
+// A low limit (a child given 256, a small container) still runs: the DNS lookups at once are
+// lowered so their sockets take at most a quarter of what the reserve leaves, then the sites.
+#[test]
+fn a_low_limit_lowers_the_dns_lookups_at_once_before_refusing() {
+    let p = plan(Some(256), Some(256), None, 1000, LOOKUPS).unwrap();
+    assert_eq!(p.lookups, 8, "{p:?}");
+    assert!(p.concurrency >= 80, "{p:?}");
+    assert!(fds_needed(p.concurrency, p.lookups) <= 256, "{p:?}");
+    // A limit that covers everything keeps the lookups asked for.
+    let p = plan(Some(65_536), Some(65_536), None, 1000, LOOKUPS).unwrap();
+    assert_eq!(p.lookups, LOOKUPS);
+    // Never more sites than asked for.
+    let p = plan(Some(2_000), Some(2_000), None, 10, LOOKUPS).unwrap();
+    assert_eq!(p.concurrency, 10, "{p:?}");
 }
 
 #[test]
