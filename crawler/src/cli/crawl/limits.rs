@@ -1,8 +1,9 @@
 //! The open-files limit against the concurrency asked for: the soft limit is raised to the
 //! hard one (and, for root, the hard one as far as the kernel allows), and when that still
-//! cannot cover every site in flight, the concurrency is lowered to what it covers, or the
-//! run refused: running out of descriptors mid-run would turn this machine's limit into the
-//! sites' verdicts.
+//! cannot cover the run — a reserve, the DNS lookups' sockets (once for the run) and one
+//! connection a site in flight (docs/sizing.md) — the DNS lookups at once and then the
+//! concurrency are lowered to what it covers, or the run refused: running out of descriptors
+//! mid-run would turn this machine's limit into the sites' verdicts.
 
 use anyhow::bail;
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
