@@ -14,7 +14,7 @@
 #        or shapes (the real web's shapes: tests/src/shapes.rs)
 # Extra crawl flags can be given in BENCH_CRAWL_FLAGS; BENCH_BIN names another crawler binary
 # (e.g. a kept copy of an earlier build, to compare in one run); BENCH_WRAP is put before the
-# crawl command (a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind");
+# crawl command (taskset, nice, or a profiler: "perf record -g -o FILE --", "valgrind --tool=callgrind");
 # BENCH_KEEP_EXPORT=FILE keeps the run's records as JSON lines.
 # BENCH_COMPARE names flags to compare in one run: the benchmark runs twice over the same
 # arguments, without them and then with them (e.g. BENCH_COMPARE=--readiness: the readiness
@@ -39,7 +39,16 @@ case ${BENCH_WEB:-simweb} in
   nginx) source "$(dirname "$0")/nginx-web-start.sh" "$sites" 50 "$BENCH_MIX" "$delay_ms" ;;
   *) echo "BENCH_WEB: simweb or nginx, not ${BENCH_WEB}"; exit 2 ;;
 esac
+# BENCH_WEB_CPUS=LIST pins the web's processes and threads to those CPUs (taskset's list), so
+# with the crawler pinned to the others (BENCH_WRAP="taskset -c 0") the crawler's sites/s a
+# core is measured, not shared with the web.
+if [ -n "${BENCH_WEB_CPUS:-}" ]; then
+  for pid in ${NGINX_PID:-} $( [ -n "${NGINX_PID:-}" ] && pgrep -P "$NGINX_PID") $SIMWEB_PID; do
+    taskset -a -p -c "$BENCH_WEB_CPUS" "$pid" > /dev/null
+  done
+fi
 web_before=$(web_cpu)
+simweb_before=$(simweb_cpu)
 bin=${BENCH_BIN:-$release/mcpcensus}
 # Samples the store's size, the crawler's RSS and its open files twice a second: the steady-state rate is
 # read off the middle of the run (10% to 90% of the records), apart from the start-up and the
@@ -61,6 +70,7 @@ sampler=$!
   2> "$work/time.txt" \
   || { kill "$sampler"; cat "$work/time.txt"; exit 1; }
 web_after=$(web_cpu)
+simweb_after=$(simweb_cpu)
 kill "$sampler" 2> /dev/null || true
 web_stop
 "$bin" export --from "$work/store" --format jsonl -o "$work/export.jsonl"
@@ -69,3 +79,7 @@ web_stop
 python3 "$top/scripts/bench/summary.py" "$work/export.jsonl" "$WEB_DIR/kinds.txt" \
   "$WEB_DIR/requests.txt" "$work/time.txt" "$(awk -v a="$web_after" -v b="$web_before" 'BEGIN {print a - b}')" \
   "$concurrency" "$delay_ms" "$work/progress.txt" "$work/stats.json"
+# The web's CPU a site split: the simulated web (its DNS server answering every site's
+# look-ups, and the MCP servers) and the rest (nginx, on the nginx web).
+awk -v a="$simweb_after" -v b="$simweb_before" -v w="$web_after" -v wb="$web_before" -v n="$sites" \
+  'BEGIN { printf "web_cpu_ms_per_site_simweb=%.2f web_cpu_ms_per_site_rest=%.2f\n", (a - b) * 1000 / n, ((w - wb) - (a - b)) * 1000 / n }'

@@ -4,7 +4,8 @@
 # CARGO_TARGET_DIR when set), work (a temporary folder removed on exit), SIMWEB_DIR,
 # SIMWEB_PID, and what every benchmark web's start script sets (scripts/nginx-web-start.sh
 # the same): WEB_DIR (list.txt, kinds.txt, ca.pem, dns.txt; requests.txt after web_stop),
-# web_cpu (the web's CPU seconds so far) and web_stop. A script that sets its own EXIT trap
+# web_cpu (the web's CPU seconds so far), simweb_cpu (the simulated web's share of it) and
+# web_stop. A script that sets its own EXIT trap
 # calls simweb_cleanup from it.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 release=${CARGO_TARGET_DIR:-$top/target}/release
@@ -29,4 +30,6 @@ for _ in $(seq 600); do [ -f "$SIMWEB_DIR/ready" ] && break; sleep 0.1; done
 WEB_DIR=$SIMWEB_DIR
 web_ticks=$(getconf CLK_TCK)
 web_cpu() { awk -v t="$web_ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
+# The simulated web's own share of web_cpu (its DNS server and MCP servers; all of it here).
+simweb_cpu() { awk -v t="$web_ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
 web_stop() { simweb_stop; }

@@ -7,7 +7,9 @@ PROGRESS.txt holds `unix-time store-bytes` samples taken during the crawl; STATS
 crawl's --stats-json (the most sites in flight at once).
 
 Prints one `key=value` line (sites/s, crawler CPU ms per site, the web's CPU ms per site,
-peak RSS, requests per site, MCP servers found/present, achieved ÷ ideal throughput) and one
+peak RSS, requests per site, MCP servers found/present, achieved ÷ ideal throughput: the
+CPU-bound ceiling, cores ÷ (crawler + web CPU a site), or with BENCH_WEB_CPUS naming the web's
+CPUs the lower of each side's own cores ÷ its CPU a site) and one
 line per reason an MCP site was not recorded as a pass.
 """
 import collections
@@ -15,6 +17,15 @@ import json
 import os
 import re
 import sys
+
+
+def cpu_list_len(text):
+    """How many CPUs a taskset list names ("1", "2-3", "0,2-3"); 0 for none."""
+    count = 0
+    for part in filter(None, text.split(",")):
+        low, _, high = part.partition("-")
+        count += int(high or low) - int(low) + 1
+    return count
 
 
 def read_time(path):
@@ -129,6 +140,11 @@ def main():
     cores = os.cpu_count() or 1
     per_site = (cpu + web_cpu) / max(n, 1)
     ideal = cores / per_site if per_site > 0 else 0
+    web_cores = cpu_list_len(os.environ.get("BENCH_WEB_CPUS", ""))
+    if web_cores and cpu > 0 and web_cpu > 0:
+        # The web pinned to its CPUs and the crawler to the others: each side's own ceiling,
+        # the lower one bounds the run.
+        ideal = min((cores - web_cores) * n / cpu, web_cores * n / web_cpu)
     rate = n / wall if wall > 0 else 0
     steady = steady_rate(progress, n) if progress else 0.0
     print(
