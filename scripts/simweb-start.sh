@@ -29,7 +29,7 @@ for _ in $(seq 600); do [ -f "$SIMWEB_DIR/ready" ] && break; sleep 0.1; done
 [ -f "$SIMWEB_DIR/ready" ] || { echo "simweb did not start"; kill "$SIMWEB_PID"; exit 1; }
 WEB_DIR=$SIMWEB_DIR
 web_ticks=$(getconf CLK_TCK)
-web_cpu() { awk -v t="$web_ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
-# The simulated web's own share of web_cpu (its DNS server and MCP servers; all of it here).
+# The simulated web's CPU seconds (its DNS server and MCP servers): here the whole web's.
 simweb_cpu() { awk -v t="$web_ticks" '{print ($14 + $15) / t}' "/proc/$SIMWEB_PID/stat"; }
+web_cpu() { simweb_cpu; }
 web_stop() { simweb_stop; }

@@ -56,10 +56,10 @@ pub const DEFAULT_RESOLVER_TIMEOUT: Duration = Duration::from_secs(3);
 pub const DEFAULT_RESOLVER_ATTEMPTS: usize = 2;
 /// DNS lookups in flight at once.
 pub const DEFAULT_RESOLVER_CONCURRENCY: NonZeroUsize = NonZeroUsize::new(256).expect("non-zero");
-/// DNS responses kept in the cache (positive and negative, each for its TTL).
 /// Name servers one query is sent to at once (hickory's default, set explicitly: the
 /// open-files planner counts the sockets a lookup holds by it).
 pub const DNS_SERVERS_AT_ONCE: usize = 2;
+/// DNS responses kept in the cache (positive and negative, each for its TTL).
 pub const DEFAULT_RESOLVER_CACHE_SIZE: u64 = 65_536;
 /// hickory resolvers the lookups are spread over, by name (each with an eighth of the cache).
 /// One resolver takes an async lock on its connection list for every query, and on a busy
